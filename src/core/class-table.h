@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The one table that maps each class to every knob. Everything that applies,
+ * prints or compares a class reads it from here. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel-caps.h"
+#include "qclass.h"
+#include "task-attr.h"
+
+typedef struct ClassKnobs {
+        int policy;               /* SCHED_OTHER, SCHED_BATCH or SCHED_IDLE */
+        int nice;
+        uint64_t slice_ns;        /* 0: the kernel's default slice */
+        int uclamp_min;           /* 0..1024; 0/1024 is "no clamp" */
+        int uclamp_max;
+        unsigned rampup_pct;      /* 100: the kernel's own ramp-up */
+        int ioprio;               /* IOPRIO_VALUE(class, level); 0: none, follows nice */
+        uint64_t timer_slack_ns;  /* 50000 is the kernel's default */
+        bool reset_on_fork;       /* children start at the kernel default, not this class */
+} ClassKnobs;
+
+/* The knobs of a valid class; NULL for QCLASS_UNSPECIFIED or out of range. */
+const ClassKnobs *class_knobs(QClass c);
+
+/* The attributes a thread has once class c is applied on a kernel with caps:
+ * knobs the kernel lacks take the value the thread reads back there. */
+void class_target_attr(QClass c, const KernelCaps *caps, TaskAttr *ret);
+
+/* The knobs that define membership of a class when reading a thread back:
+ * policy, nice and (where supported) slice. */
+unsigned class_identity_knobs(const KernelCaps *caps);
+
+/* The class whose identity knobs equal attr's, or QCLASS_UNSPECIFIED if the
+ * thread has settings no class has (changed by hand, by another tool). */
+QClass class_from_attr(const TaskAttr *attr, const KernelCaps *caps);
+
+/* Format one knob of a class's table entry for `qosctl classes`. */
+const char *class_format_knob(QClass c, Knob k, char *buf, size_t size);

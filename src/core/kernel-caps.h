@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Which knobs this kernel has, probed once by trying them on a throwaway
+ * thread and reading the result back (a kernel may accept a value and
+ * ignore it, as 6.1 does with sched_runtime). */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "knob.h"
+
+typedef struct KernelCaps {
+        bool supported[_KNOB_MAX];
+        int error[_KNOB_MAX];           /* why a knob is unsupported (negative errno) */
+        uint64_t default_slice_ns;      /* what a thread without a custom slice has; 0 if unknown */
+        bool privileged;                /* CAP_SYS_NICE: may raise priority and touch others' threads */
+} KernelCaps;
+
+/* Probed on first use, thread-safe, never fails (a failed probe marks the
+ * knob unsupported with its error). */
+const KernelCaps *kernel_caps(void);
+
+/* One-line reason for an unsupported knob, e.g. "not built into this kernel". */
+const char *kernel_caps_reason(const KernelCaps *caps, Knob k);
+
+/* Fill caps by probing (used by kernel_caps() and by tests). */
+void kernel_caps_probe(KernelCaps *caps);

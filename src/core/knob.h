@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The scheduler knobs a class is made of. Each is probed, applied and
+ * reported on its own, so a kernel that lacks one still gets the rest. */
+#pragma once
+
+typedef enum Knob {
+        KNOB_POLICY,      /* SCHED_NORMAL / SCHED_BATCH / SCHED_IDLE */
+        KNOB_NICE,
+        KNOB_SLICE,       /* EEVDF custom slice, sched_attr.sched_runtime (6.12+) */
+        KNOB_UCLAMP,      /* utilisation clamps (CONFIG_UCLAMP_TASK) */
+        KNOB_RAMPUP,      /* ramp-up multiplier: proposed upstream, no interface yet */
+        KNOB_IOPRIO,
+        KNOB_TIMER_SLACK,
+        _KNOB_MAX,
+} Knob;
+
+#define KNOB_BIT(k) (1u << (k))
+#define KNOBS_ALL ((1u << _KNOB_MAX) - 1)
+
+const char *knob_to_string(Knob k);
+/* "policy,nice,slice" for a bit mask; writes into buf, returns buf. */
+const char *knob_mask_to_string(unsigned mask, char *buf, size_t size);

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Readers for /proc: what a process and its threads are. No writes. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PROC_COMM_MAX 16
+
+typedef struct ProcStat {
+        pid_t pid;
+        char comm[PROC_COMM_MAX];
+        char state;
+        pid_t ppid;
+        pid_t tgid;             /* from status; the process a thread belongs to */
+        uint64_t start_time;    /* clock ticks since boot: with pid, a unique identity */
+        int nice;
+        int policy;
+} ProcStat;
+
+/* /proc/PID/task/TID/stat (or /proc/TID/stat when pid is 0). -ESRCH if gone. */
+int proc_read_stat(pid_t pid, pid_t tid, ProcStat *ret);
+
+/* Start time only: the identity check before and after acting on a task. */
+int proc_start_time(pid_t tid, uint64_t *ret);
+
+/* The thread group (process) a TID belongs to. */
+int proc_tgid(pid_t tid, pid_t *ret);
+
+/* Real uid of a process. */
+int proc_uid(pid_t pid, uid_t *ret);
+
+/* Thread name (comm), newline stripped. */
+int proc_comm(pid_t pid, pid_t tid, char ret[PROC_COMM_MAX]);
+
+/* readlink of /proc/PID/exe; "(deleted)" suffix stripped. Caller frees. */
+int proc_exe(pid_t pid, char **ret);
+
+/* Command line with arguments joined by single spaces, and argv[0]'s
+ * basename. Either output may be NULL. Caller frees. */
+int proc_cmdline(pid_t pid, char **ret_joined, char **ret_arg0);
+
+/* The process's cgroup path in the named v1 controller ("cpu"), or the v2
+ * path ("" controller) when no name is given. Caller frees. */
+int proc_cgroup(pid_t pid, const char *controller, char **ret);
+
+/* The threads of a process. *ret is allocated; caller frees. */
+int proc_list_tasks(pid_t pid, pid_t **ret, size_t *ret_n);
+
+/* All processes (numeric entries of /proc). Caller frees. */
+int proc_list_pids(pid_t **ret, size_t *ret_n);
+
+/* The slice the kernel reports in /proc/PID/task/TID/sched ("se.slice"), in
+ * ns; -ENOENT on kernels without the field. */
+int proc_sched_slice(pid_t pid, pid_t tid, uint64_t *ret);

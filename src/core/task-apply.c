@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+
+#include "class-table.h"
+#include "kernel-caps.h"
+#include "macro.h"
+#include "sched-syscall.h"
+#include "task-apply.h"
+
+#define SCHED_KNOBS (KNOB_BIT(KNOB_POLICY) | KNOB_BIT(KNOB_NICE) | KNOB_BIT(KNOB_SLICE))
+
+static struct qos_sched_attr sched_attr_of(int policy, int nice, uint64_t slice, bool rof,
+                                           uint64_t extra_flags) {
+        return (struct qos_sched_attr) {
+                .sched_policy = (uint32_t) policy,
+                .sched_nice = nice,
+                .sched_runtime = slice,
+                .sched_flags = (rof ? SCHED_FLAG_RESET_ON_FORK : 0) | extra_flags,
+        };
+}
+
+static void record(ApplyResult *res, Knob k, int r) {
+        if (r < 0 && !(res->failed & KNOB_BIT(k))) {
+                res->failed |= KNOB_BIT(k);
+                res->error[k] = r;
+        }
+}
+
+/*
+ * Policy, nice, slice and reset-on-fork in one sched_setattr when the kernel
+ * allows it. SCHED_IDLE ignores nice and sched_runtime, so for an idle target
+ * they are set under SCHED_BATCH first and the policy is switched last with
+ * KEEP_PARAMS. If the combined call is refused, each knob is tried alone so
+ * that a forbidden one (nice down, leaving SCHED_IDLE without privilege)
+ * does not keep the others from applying.
+ */
+static int apply_sched(pid_t tid, const TaskAttr *cur, const TaskAttr *want, unsigned mask,
+                       ApplyResult *res) {
+        int policy = (mask & KNOB_BIT(KNOB_POLICY)) ? want->policy : cur->policy;
+        int nice = (mask & KNOB_BIT(KNOB_NICE)) ? want->nice : cur->nice;
+        uint64_t slice = (mask & KNOB_BIT(KNOB_SLICE)) ? want->slice_ns : cur->slice_ns;
+        bool rof = (mask & KNOB_BIT(KNOB_POLICY)) ? want->reset_on_fork : cur->reset_on_fork;
+        bool idle = policy == SCHED_IDLE;
+        int r;
+
+        /* A fair policy to carry nice and slice: the target's, or BATCH on
+         * the way to IDLE (which is what the thread becomes a moment later). */
+        int carrier = idle ? SCHED_BATCH : policy;
+        struct qos_sched_attr a = sched_attr_of(carrier, nice, slice, rof, 0);
+        r = sys_sched_setattr(tid, &a);
+        if (r >= 0 && idle) {
+                a = sched_attr_of(SCHED_IDLE, nice, slice, rof, SCHED_FLAG_KEEP_PARAMS);
+                r = sys_sched_setattr(tid, &a);
+        }
+        if (r >= 0 || r == -ESRCH)
+                return r;
+
+        /* Knob by knob. Nice goes through setpriority, which works under any
+         * policy; the slice keeps the current policy; the policy keeps
+         * the current parameters. */
+        if (nice != cur->nice)
+                record(res, KNOB_NICE, sys_set_nice(tid, nice));
+        if (slice != cur->slice_ns && cur->policy != SCHED_IDLE) {
+                a = sched_attr_of(cur->policy, nice, slice, cur->reset_on_fork, 0);
+                r = sys_sched_setattr(tid, &a);
+                if (r == -EPERM) /* nice was refused; keep the thread's own */
+                        a.sched_nice = cur->nice, r = sys_sched_setattr(tid, &a);
+                record(res, KNOB_SLICE, r);
+        } else if (slice != cur->slice_ns)
+                record(res, KNOB_SLICE, -EPERM); /* SCHED_IDLE ignores slices; leaving it needs privilege */
+        if (policy != cur->policy || rof != cur->reset_on_fork) {
+                a = sched_attr_of(policy, cur->nice, 0, rof, SCHED_FLAG_KEEP_PARAMS);
+                record(res, KNOB_POLICY, sys_sched_setattr(tid, &a));
+        }
+        return 0;
+}
+
+static int apply_uclamp(pid_t tid, const TaskAttr *cur, const TaskAttr *want) {
+        struct qos_sched_attr a = {
+                .sched_policy = (uint32_t) cur->policy,
+                .sched_flags = SCHED_FLAG_KEEP_ALL_ | SCHED_FLAG_UTIL_CLAMP_MIN |
+                               SCHED_FLAG_UTIL_CLAMP_MAX,
+                .sched_util_min = (uint32_t) want->uclamp_min,
+                .sched_util_max = (uint32_t) want->uclamp_max,
+        };
+        return sys_sched_setattr(tid, &a);
+}
+
+int task_apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, ApplyResult *ret) {
+        const KernelCaps *caps = kernel_caps();
+        ApplyResult res = {};
+        unsigned todo;
+        int r;
+
+        r = task_attr_read(tid, &res.before);
+        if (r < 0)
+                return r;
+        if (task_attr_is_realtime(&res.before))
+                return -EBUSY;
+
+        for (Knob k = 0; k < _KNOB_MAX; k++)
+                if ((mask & KNOB_BIT(k)) && !caps->supported[k])
+                        res.unsupported |= KNOB_BIT(k);
+        mask &= ~res.unsupported;
+
+        todo = task_attr_diff(&res.before, want, mask);
+        /* reset-on-fork travels with the policy. */
+        if ((mask & KNOB_BIT(KNOB_POLICY)) && res.before.reset_on_fork != want->reset_on_fork)
+                todo |= KNOB_BIT(KNOB_POLICY);
+
+        if (todo & SCHED_KNOBS) {
+                r = apply_sched(tid, &res.before, want, mask & SCHED_KNOBS, &res);
+                if (r == -ESRCH)
+                        return r;
+                if (r < 0)
+                        for (Knob k = 0; k < _KNOB_MAX; k++)
+                                if (todo & SCHED_KNOBS & KNOB_BIT(k))
+                                        record(&res, k, r);
+        }
+        if (todo & KNOB_BIT(KNOB_UCLAMP))
+                record(&res, KNOB_UCLAMP, apply_uclamp(tid, &res.before, want));
+        if (todo & KNOB_BIT(KNOB_IOPRIO))
+                record(&res, KNOB_IOPRIO, sys_ioprio_set(tid, want->ioprio));
+        if (todo & KNOB_BIT(KNOB_TIMER_SLACK))
+                record(&res, KNOB_TIMER_SLACK, sys_timer_slack_set(tid, want->timer_slack_ns));
+
+        for (Knob k = 0; k < _KNOB_MAX; k++)
+                if (res.error[k] == -ESRCH)
+                        return -ESRCH;
+
+        /* The kernel's word is what it reads back, not what it returned. */
+        r = task_attr_read(tid, &res.after);
+        if (r < 0)
+                return r;
+        unsigned still = task_attr_diff(&res.after, want, mask);
+        if ((mask & KNOB_BIT(KNOB_POLICY)) && res.after.reset_on_fork != want->reset_on_fork)
+                still |= KNOB_BIT(KNOB_POLICY);
+        for (Knob k = 0; k < _KNOB_MAX; k++)
+                if (still & KNOB_BIT(k))
+                        record(&res, k, -EOPNOTSUPP); /* accepted but did not take */
+        res.failed &= still; /* a knob that failed once but reads back right took */
+        res.applied = mask & ~still;
+        res.changed = task_attr_diff(&res.before, &res.after, KNOBS_ALL);
+        *ret = res;
+        return 0;
+}
+
+int task_apply_class(pid_t tid, QClass c, ApplyResult *ret) {
+        TaskAttr want;
+
+        if (!qclass_is_valid(c))
+                return -EINVAL;
+        class_target_attr(c, kernel_caps(), &want);
+        return task_apply_attr(tid, &want, KNOBS_ALL, ret);
+}
+
+int apply_result_error(const ApplyResult *r) {
+        for (Knob k = 0; k < _KNOB_MAX; k++)
+                if (r->failed & KNOB_BIT(k))
+                        return r->error[k];
+        return 0;
+}

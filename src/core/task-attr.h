@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What one thread has now, knob by knob, as the kernel reports it. The same
+ * structure describes a target (a class on this kernel) and an original to
+ * restore, so applying and restoring are one operation. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "knob.h"
+
+typedef struct TaskAttr {
+        int policy;             /* SCHED_OTHER, SCHED_BATCH, SCHED_IDLE (or RT/DL, never changed) */
+        int nice;
+        uint64_t slice_ns;      /* 0 = the kernel's default slice (no custom slice) */
+        bool reset_on_fork;
+        int uclamp_min;         /* 0..1024 */
+        int uclamp_max;
+        int ioprio;             /* raw ioprio value: IOPRIO_VALUE(class, level) */
+        uint64_t timer_slack_ns;
+} TaskAttr;
+
+/* Read a thread's attributes. Knobs the kernel lacks (see kernel-caps.h)
+ * keep the neutral value. -ESRCH if the thread is gone. */
+int task_attr_read(pid_t tid, TaskAttr *ret);
+
+/* Bit mask of knobs on which a and b differ (only knobs in `mask`). */
+unsigned task_attr_diff(const TaskAttr *a, const TaskAttr *b, unsigned mask);
+
+/* True for SCHED_FIFO, SCHED_RR, SCHED_DEADLINE: qosd never touches those. */
+bool task_attr_is_realtime(const TaskAttr *a);
+
+/* Human-readable value of one knob ("batch", "-4", "0.70ms", "be/2"). */
+const char *task_attr_format_knob(const TaskAttr *a, Knob k, char *buf, size_t size);
+
+const char *sched_policy_to_string(int policy);
+int sched_policy_from_string(const char *s);
+const char *ioprio_format(int ioprio, char *buf, size_t size);
