@@ -24,8 +24,26 @@ static bool has_cap_sys_nice(void) {
         return d[CAP_SYS_NICE / 32].effective & (1u << (CAP_SYS_NICE % 32));
 }
 
-/* The slice can only be probed on a fair-policy thread: SCHED_IDLE ignores
- * sched_runtime, and an unprivileged thread may not leave it. */
+/* kthreadd never has a custom slice, and any caller may read its attributes:
+ * on 6.12+ sched_getattr reports its slice, which is the default; older
+ * kernels report 0 there. */
+static uint64_t kthreadd_slice(void) {
+        struct qos_sched_attr a;
+        char comm[32] = "";
+        FILE *f = fopen("/proc/2/comm", "re");
+        if (f) {
+                if (!fgets(comm, sizeof comm, f))
+                        comm[0] = '\0';
+                fclose(f);
+        }
+        if (strcmp(comm, "kthreadd\n") != 0 || sys_sched_getattr(2, &a) < 0)
+                return 0;
+        return a.sched_runtime;
+}
+
+/* Try a slice on the probe thread and read it back. SCHED_IDLE ignores
+ * sched_runtime, so an idle probe thread first moves to SCHED_BATCH, which
+ * needs privilege; without it the answer comes from kthreadd. */
 static void probe_slice(KernelCaps *caps) {
         struct qos_sched_attr cur, a, back;
         pid_t self = gettid();
@@ -35,8 +53,17 @@ static void probe_slice(KernelCaps *caps) {
         if (r < 0)
                 goto unsupported;
         if (cur.sched_policy != SCHED_OTHER && cur.sched_policy != SCHED_BATCH) {
-                r = -EPERM;
-                goto unsupported;
+                a = (struct qos_sched_attr) { .sched_policy = SCHED_BATCH, .sched_nice = cur.sched_nice };
+                r = sys_sched_setattr(self, &a);
+                if (r == -EPERM) {
+                        caps->default_slice_ns = kthreadd_slice();
+                        caps->supported[KNOB_SLICE] = caps->default_slice_ns != 0;
+                        caps->error[KNOB_SLICE] = caps->default_slice_ns ? 0 : -EPERM;
+                        return;
+                }
+                if (r < 0)
+                        goto unsupported;
+                cur.sched_policy = SCHED_BATCH;
         }
         a = (struct qos_sched_attr) {
                 .sched_policy = cur.sched_policy,
