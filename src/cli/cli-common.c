@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "class-table.h"
 #include "cli.h"
 #include "kernel-caps.h"
 #include "proc.h"
@@ -67,17 +68,26 @@ int cli_report_apply_error(pid_t tid, int r, const ApplyResult *res, QClass c) {
                 return EXIT_FAIL;
         }
 
-        /* The apply ran; some knobs did not take. */
+        /* The apply ran; some knobs did not take. The thread is in the class
+         * when its identity knobs (policy, nice, slice) took; a refused
+         * secondary knob is reported but does not fail the command. */
+        unsigned identity = class_identity_knobs(kernel_caps());
         bool denied = false;
         char buf[128];
         for (Knob k = 0; k < _KNOB_MAX; k++) {
                 if (!(res->failed & KNOB_BIT(k)))
                         continue;
                 int e = res->error[k];
-                denied |= e == -EPERM || e == -EACCES;
-                fprintf(stderr, "qosctl: thread %d: %s not set: %s\n", (int) tid, knob_to_string(k),
-                        e == -EOPNOTSUPP ? "the kernel accepted it but did not apply it" : strerror(-e));
+                if (identity & KNOB_BIT(k))
+                        denied |= e == -EPERM || e == -EACCES;
+                fprintf(stderr, "qosctl: thread %d: %s not set: %s%s\n", (int) tid, knob_to_string(k),
+                        e == -EOPNOTSUPP ? "the kernel accepted it but did not apply it" : strerror(-e),
+                        k == KNOB_TIMER_SLACK && e == -EPERM && tid != gettid()
+                                ? " (another thread's timer slack needs CAP_SYS_NICE)"
+                                : "");
         }
+        if (!(res->failed & identity))
+                return EXIT_OK;
         if (!denied)
                 return EXIT_FAIL;
         if (owned_by_other_user(tid))
@@ -116,8 +126,11 @@ int cli_apply_to_thread(pid_t tid, QClass c, bool verbose, bool vanished_ok) {
         r = task_apply_class(tid, c, &res);
         if (r == -ESRCH && vanished_ok)
                 return EXIT_OK;
-        if (r < 0 || !apply_result_ok(&res))
-                return cli_report_apply_error(tid, r, &res, c);
+        if (r < 0 || !apply_result_ok(&res)) {
+                int e = cli_report_apply_error(tid, r, &res, c);
+                if (e != EXIT_OK)
+                        return e;
+        }
         if (verbose) {
                 (void) proc_comm(0, tid, comm);
                 cli_print_changes(tid, comm, &res);
