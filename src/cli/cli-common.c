@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,48 @@ int cli_parse_pid(const char *s, pid_t *ret) {
         }
         *ret = (pid_t) v;
         return 0;
+}
+
+int cli_parse_task_options(int argc, char **argv, const char *shortopts, void (*help)(void),
+                           CliTaskOptions *o) {
+        static const struct option opts[] = {
+                { "class", required_argument, NULL, 'c' },
+                { "pid", required_argument, NULL, 'p' },
+                { "all-tasks", no_argument, NULL, 'a' },
+                { "verbose", no_argument, NULL, 'v' },
+                { "help", no_argument, NULL, 'h' },
+                {},
+        };
+        int c;
+
+        while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) >= 0) {
+                /* The long table is shared; a command takes only its letters. */
+                if (c == '?' || !strchr(shortopts, c)) {
+                        if (c != '?')
+                                fprintf(stderr, "qosctl %s: option not valid here; see --help\n", argv[0]);
+                        return EXIT_USAGE;
+                }
+                switch (c) {
+                case 'c':
+                        if (cli_parse_class(optarg, &o->class) < 0)
+                                return EXIT_USAGE;
+                        break;
+                case 'p':
+                        if (cli_parse_pid(optarg, &o->pid) < 0)
+                                return EXIT_USAGE;
+                        break;
+                case 'a':
+                        o->all = true;
+                        break;
+                case 'v':
+                        o->verbose = true;
+                        break;
+                case 'h':
+                        help();
+                        return EXIT_OK;
+                }
+        }
+        return -1;
 }
 
 static bool owned_by_other_user(pid_t tid) {

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* qosctl get: the class and raw knobs of a thread or of every thread. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -53,38 +52,19 @@ static int print_thread(pid_t tid) {
 }
 
 int cmd_get(int argc, char **argv) {
-        static const struct option opts[] = {
-                { "pid", required_argument, NULL, 'p' },
-                { "all-tasks", no_argument, NULL, 'a' },
-                { "help", no_argument, NULL, 'h' },
-                {},
-        };
-        pid_t pid = 0;
-        bool all = false;
-        int c, r;
+        CliTaskOptions o = {};
+        int r;
 
-        while ((c = getopt_long(argc, argv, "p:ah", opts, NULL)) >= 0) {
-                switch (c) {
-                case 'p':
-                        if (cli_parse_pid(optarg, &pid) < 0)
-                                return EXIT_USAGE;
-                        break;
-                case 'a':
-                        all = true;
-                        break;
-                case 'h':
-                        help();
-                        return EXIT_OK;
-                default:
-                        return EXIT_USAGE;
-                }
-        }
+        r = cli_parse_task_options(argc, argv, "p:ah", help, &o);
+        if (r >= 0)
+                return r;
+        pid_t pid = o.pid;
         if (pid == 0 || optind < argc) {
                 fprintf(stderr, "qosctl get: need -p TID; see 'qosctl get --help'\n");
                 return EXIT_USAGE;
         }
 
-        if (!all) {
+        if (!o.all) {
                 print_header();
                 r = print_thread(pid);
                 if (r < 0) {

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* qosctl run: put ourselves in a class, then exec the command (like nice). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,38 +16,18 @@ static void help(void) {
 }
 
 int cmd_run(int argc, char **argv) {
-        static const struct option opts[] = {
-                { "class", required_argument, NULL, 'c' },
-                { "verbose", no_argument, NULL, 'v' },
-                { "help", no_argument, NULL, 'h' },
-                {},
-        };
-        QClass class = QCLASS_BACKGROUND;
-        bool verbose = false;
-        int c, r;
+        CliTaskOptions o = { .class = QCLASS_BACKGROUND };
+        int r;
 
-        while ((c = getopt_long(argc, argv, "+c:vh", opts, NULL)) >= 0) {
-                switch (c) {
-                case 'c':
-                        if (cli_parse_class(optarg, &class) < 0)
-                                return EXIT_USAGE;
-                        break;
-                case 'v':
-                        verbose = true;
-                        break;
-                case 'h':
-                        help();
-                        return EXIT_OK;
-                default:
-                        return EXIT_USAGE;
-                }
-        }
+        r = cli_parse_task_options(argc, argv, "+c:vh", help, &o);
+        if (r >= 0)
+                return r;
         if (optind >= argc) {
                 fprintf(stderr, "qosctl run: no command given\n");
                 return EXIT_USAGE;
         }
 
-        r = cli_apply_to_thread(gettid(), class, verbose, false);
+        r = cli_apply_to_thread(gettid(), o.class, o.verbose, false);
         if (r != EXIT_OK)
                 return r;
 

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* qosctl set: the class of one thread, or of every thread of a process. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -40,45 +39,15 @@ static int set_all(pid_t pid, QClass class, bool verbose) {
 }
 
 int cmd_set(int argc, char **argv) {
-        static const struct option opts[] = {
-                { "class", required_argument, NULL, 'c' },
-                { "pid", required_argument, NULL, 'p' },
-                { "all-tasks", no_argument, NULL, 'a' },
-                { "verbose", no_argument, NULL, 'v' },
-                { "help", no_argument, NULL, 'h' },
-                {},
-        };
-        QClass class = QCLASS_UNSPECIFIED;
-        pid_t pid = 0;
-        bool all = false, verbose = false;
-        int c;
+        CliTaskOptions o = {};
+        int r;
 
-        while ((c = getopt_long(argc, argv, "c:p:avh", opts, NULL)) >= 0) {
-                switch (c) {
-                case 'c':
-                        if (cli_parse_class(optarg, &class) < 0)
-                                return EXIT_USAGE;
-                        break;
-                case 'p':
-                        if (cli_parse_pid(optarg, &pid) < 0)
-                                return EXIT_USAGE;
-                        break;
-                case 'a':
-                        all = true;
-                        break;
-                case 'v':
-                        verbose = true;
-                        break;
-                case 'h':
-                        help();
-                        return EXIT_OK;
-                default:
-                        return EXIT_USAGE;
-                }
-        }
-        if (class == QCLASS_UNSPECIFIED || pid == 0 || optind < argc) {
+        r = cli_parse_task_options(argc, argv, "c:p:avh", help, &o);
+        if (r >= 0)
+                return r;
+        if (o.class == QCLASS_UNSPECIFIED || o.pid == 0 || optind < argc) {
                 fprintf(stderr, "qosctl set: need -c CLASS and -p TID; see 'qosctl set --help'\n");
                 return EXIT_USAGE;
         }
-        return all ? set_all(pid, class, verbose) : cli_apply_to_thread(pid, class, verbose, false);
+        return o.all ? set_all(o.pid, o.class, o.verbose) : cli_apply_to_thread(o.pid, o.class, o.verbose, false);
 }
