@@ -24,6 +24,11 @@ static bool has_cap_sys_nice(void) {
         return d[CAP_SYS_NICE / 32].effective & (1u << (CAP_SYS_NICE % 32));
 }
 
+static int set_and_read_back(pid_t tid, const struct qos_sched_attr *a, struct qos_sched_attr *back) {
+        int r = sys_sched_setattr(tid, a);
+        return r < 0 ? r : sys_sched_getattr(tid, back);
+}
+
 /* kthreadd never has a custom slice, and any caller may read its attributes:
  * on 6.12+ sched_getattr reports its slice, which is the default; older
  * kernels report 0 there. */
@@ -71,10 +76,7 @@ static void probe_slice(KernelCaps *caps) {
                 .sched_flags = cur.sched_flags & SCHED_FLAG_RESET_ON_FORK,
                 .sched_runtime = PROBE_SLICE_NS,
         };
-        r = sys_sched_setattr(self, &a);
-        if (r < 0)
-                goto unsupported;
-        r = sys_sched_getattr(self, &back);
+        r = set_and_read_back(self, &a, &back);
         if (r < 0)
                 goto unsupported;
         /* 6.1 (CFS) accepts sched_runtime and reads back 0: not supported. */
@@ -83,10 +85,7 @@ static void probe_slice(KernelCaps *caps) {
                 goto unsupported;
         }
         a.sched_runtime = 0;
-        r = sys_sched_setattr(self, &a);
-        if (r < 0)
-                goto unsupported;
-        r = sys_sched_getattr(self, &back);
+        r = set_and_read_back(self, &a, &back);
         if (r < 0)
                 goto unsupported;
         caps->supported[KNOB_SLICE] = true;
