@@ -11,6 +11,7 @@ typedef enum Knob {
         KNOB_RAMPUP,      /* ramp-up multiplier: proposed upstream, no interface yet */
         KNOB_IOPRIO,
         KNOB_TIMER_SLACK,
+        KNOB_GROUP,       /* the cpu cgroup the thread competes in: qosd's group for its class */
         _KNOB_MAX,
 } Knob;
 
