@@ -114,3 +114,54 @@ kernel_view() { # tid
         echo "$(stat_field "$tid" 41) $(stat_field "$tid" 19) $(sched_field "$tid" se.slice)" \
                 "$(ionice -p "$tid" | tr -d ' ')" "$(cat "/proc/$tid/timerslack_ns")"
 }
+
+# The cpu cgroup hierarchy qosd would use, as the kernel shows it (v1 cpu
+# controller, else cgroup v2 with cpu enabled below the root), and the file
+# a TID is written to there. Empty CPU_CGROUP: none.
+CPU_CGROUP=$(findmnt -n -t cgroup -O cpu -o TARGET 2>/dev/null | head -n1 || true)
+CGROUP_THREADS=tasks
+if [ -z "$CPU_CGROUP" ]; then
+        CGROUP_THREADS=cgroup.threads
+        CPU_CGROUP=$(findmnt -n -t cgroup2 -o TARGET 2>/dev/null | head -n1 || true)
+        if [ -n "$CPU_CGROUP" ] && ! grep -qw cpu "$CPU_CGROUP/cgroup.subtree_control" 2>/dev/null; then
+                CPU_CGROUP=
+        fi
+fi
+
+# Each test has groups of its own, so tests running side by side (and a
+# qosd on the machine) never see each other's.
+export QOS_CGROUP_PREFIX="qos-test-$$"
+
+# Move whatever is left in a cgroup back to the root, then remove it.
+remove_cgroup() { # dir
+        local t
+        [ -d "$1" ] || return 0
+        for t in $(cat "$1/$CGROUP_THREADS" "$1/cgroup.procs" 2>/dev/null); do
+                echo "$t" >"$CPU_CGROUP/$CGROUP_THREADS" 2>/dev/null || true
+        done
+        # A task killed a moment ago keeps the cgroup busy until it is reaped.
+        for _ in $(seq 50); do
+                rmdir "$1" 2>/dev/null && return 0
+                sleep 0.05
+        done
+        rmdir "$1"
+}
+if [ -n "$CPU_CGROUP" ]; then
+        on_exit 'for g in "$CPU_CGROUP/$QOS_CGROUP_PREFIX".*; do remove_cgroup "$g"; done'
+fi
+
+require_groups() {
+        if [ -z "$CPU_CGROUP" ]; then
+                echo "SKIP: $TEST_NAME: no cpu cgroup hierarchy qosd can use"
+                exit 77
+        fi
+}
+
+# The cpu cgroup of one thread, as /proc/TID/cgroup shows it.
+cgroup_of() { # tid
+        if [ "$CGROUP_THREADS" = tasks ]; then
+                awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3 }' "/proc/$1/cgroup"
+        else
+                awk -F: '$1 == 0 { print $3 }' "/proc/$1/cgroup"
+        fi
+}
