@@ -23,11 +23,15 @@ static void unescape(char *s) {
         *w = '\0';
 }
 
+/* token is one of the comma-separated words of list. */
 static bool has_token(const char *list, const char *token) {
         size_t n = strlen(token);
-        for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-                if (strncmp(p, token, n) == 0 && (p[n] == ',' || p[n] == '\0' || p[n] == ' ' || p[n] == '\n'))
+        for (const char *p = list; p; p = strchr(p, ',')) {
+                if (*p == ',')
+                        p++;
+                if (strncmp(p, token, n) == 0 && (p[n] == ',' || p[n] == '\0'))
                         return true;
+        }
         return false;
 }
 

@@ -67,8 +67,9 @@ static int attr_set_u64(const char *dir, const char *file, uint64_t v) {
 /* Weights are given in cgroup v2 units (cpu.weight, 100 = a default
  * group, as systemd's CPUWeight=); v1's cpu.shares has 1024 for that. */
 static int set_weight(const char *dir, unsigned weight) {
+        uint64_t shares = weight * 1024ull / 100;
         if (is_v1())
-                return attr_set_u64(dir, "cpu.shares", weight * 1024ull / 100 < 2 ? 2 : weight * 1024ull / 100);
+                return attr_set_u64(dir, "cpu.shares", shares < 2 ? 2 : shares); /* v1's minimum */
         return attr_set_u64(dir, "cpu.weight", weight);
 }
 
