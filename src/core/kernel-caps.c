@@ -24,8 +24,31 @@ static bool has_cap_sys_nice(void) {
         return d[CAP_SYS_NICE / 32].effective & (1u << (CAP_SYS_NICE % 32));
 }
 
-/* The slice can only be probed on a fair-policy thread: SCHED_IDLE ignores
- * sched_runtime, and an unprivileged thread may not leave it. */
+static int set_and_read_back(pid_t tid, const struct qos_sched_attr *a, struct qos_sched_attr *back) {
+        int r = sys_sched_setattr(tid, a);
+        return r < 0 ? r : sys_sched_getattr(tid, back);
+}
+
+/* kthreadd never has a custom slice, and any caller may read its attributes:
+ * on 6.12+ sched_getattr reports its slice, which is the default; older
+ * kernels report 0 there. */
+static uint64_t kthreadd_slice(void) {
+        struct qos_sched_attr a;
+        char comm[32] = "";
+        FILE *f = fopen("/proc/2/comm", "re");
+        if (f) {
+                if (!fgets(comm, sizeof comm, f))
+                        comm[0] = '\0';
+                fclose(f);
+        }
+        if (strcmp(comm, "kthreadd\n") != 0 || sys_sched_getattr(2, &a) < 0)
+                return 0;
+        return a.sched_runtime;
+}
+
+/* Try a slice on the probe thread and read it back. SCHED_IDLE ignores
+ * sched_runtime, so an idle probe thread first moves to SCHED_BATCH, which
+ * needs privilege; without it the answer comes from kthreadd. */
 static void probe_slice(KernelCaps *caps) {
         struct qos_sched_attr cur, a, back;
         pid_t self = gettid();
@@ -35,8 +58,17 @@ static void probe_slice(KernelCaps *caps) {
         if (r < 0)
                 goto unsupported;
         if (cur.sched_policy != SCHED_OTHER && cur.sched_policy != SCHED_BATCH) {
-                r = -EPERM;
-                goto unsupported;
+                a = (struct qos_sched_attr) { .sched_policy = SCHED_BATCH, .sched_nice = cur.sched_nice };
+                r = sys_sched_setattr(self, &a);
+                if (r == -EPERM) {
+                        caps->default_slice_ns = kthreadd_slice();
+                        caps->supported[KNOB_SLICE] = caps->default_slice_ns != 0;
+                        caps->error[KNOB_SLICE] = caps->default_slice_ns ? 0 : -EPERM;
+                        return;
+                }
+                if (r < 0)
+                        goto unsupported;
+                cur.sched_policy = SCHED_BATCH;
         }
         a = (struct qos_sched_attr) {
                 .sched_policy = cur.sched_policy,
@@ -44,10 +76,7 @@ static void probe_slice(KernelCaps *caps) {
                 .sched_flags = cur.sched_flags & SCHED_FLAG_RESET_ON_FORK,
                 .sched_runtime = PROBE_SLICE_NS,
         };
-        r = sys_sched_setattr(self, &a);
-        if (r < 0)
-                goto unsupported;
-        r = sys_sched_getattr(self, &back);
+        r = set_and_read_back(self, &a, &back);
         if (r < 0)
                 goto unsupported;
         /* 6.1 (CFS) accepts sched_runtime and reads back 0: not supported. */
@@ -56,10 +85,7 @@ static void probe_slice(KernelCaps *caps) {
                 goto unsupported;
         }
         a.sched_runtime = 0;
-        r = sys_sched_setattr(self, &a);
-        if (r < 0)
-                goto unsupported;
-        r = sys_sched_getattr(self, &back);
+        r = set_and_read_back(self, &a, &back);
         if (r < 0)
                 goto unsupported;
         caps->supported[KNOB_SLICE] = true;

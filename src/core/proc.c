@@ -50,15 +50,21 @@ static int read_small_file(const char *path, char *buf, size_t size, size_t *ret
         return 0;
 }
 
+/* task_path() + read_small_file(): most readers want exactly that. */
+static int read_task_file(pid_t pid, pid_t tid, const char *file, char *buf, size_t size, size_t *ret_len) {
+        char path[64];
+        int r = task_path(path, sizeof path, pid, tid, file);
+        if (r < 0)
+                return r;
+        return read_small_file(path, buf, size, ret_len);
+}
+
 int proc_read_stat(pid_t pid, pid_t tid, ProcStat *ret) {
-        char path[64], buf[1024];
+        char buf[1024];
         ProcStat st = {};
         int r;
 
-        r = task_path(path, sizeof path, pid, tid, "stat");
-        if (r < 0)
-                return r;
-        r = read_small_file(path, buf, sizeof buf, NULL);
+        r = read_task_file(pid, tid, "stat", buf, sizeof buf, NULL);
         if (r < 0)
                 return r;
 
@@ -114,14 +120,11 @@ int proc_start_time(pid_t tid, uint64_t *ret) {
 }
 
 static int status_field(pid_t pid, const char *key, char *out, size_t outsize) {
-        char path[64], buf[4096];
+        char buf[4096];
         size_t klen = strlen(key);
         int r;
 
-        r = task_path(path, sizeof path, 0, pid, "status");
-        if (r < 0)
-                return r;
-        r = read_small_file(path, buf, sizeof buf, NULL);
+        r = read_task_file(0, pid, "status", buf, sizeof buf, NULL);
         if (r < 0)
                 return r;
         for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
@@ -159,14 +162,11 @@ int proc_uid(pid_t pid, uid_t *ret) {
 }
 
 int proc_comm(pid_t pid, pid_t tid, char ret[PROC_COMM_MAX]) {
-        char path[64], buf[64];
+        char buf[64];
         size_t len;
         int r;
 
-        r = task_path(path, sizeof path, pid, tid, "comm");
-        if (r < 0)
-                return r;
-        r = read_small_file(path, buf, sizeof buf, &len);
+        r = read_task_file(pid, tid, "comm", buf, sizeof buf, &len);
         if (r < 0)
                 return r;
         if (len > 0 && buf[len - 1] == '\n')
@@ -199,18 +199,14 @@ int proc_exe(pid_t pid, char **ret) {
 }
 
 int proc_cmdline(pid_t pid, char **ret_joined, char **ret_arg0) {
-        char path[64];
         _cleanup_free_ char *buf = NULL;
         size_t size = 4096, len;
         int r;
 
-        r = task_path(path, sizeof path, 0, pid, "cmdline");
-        if (r < 0)
-                return r;
         buf = malloc(size);
         if (!buf)
                 return -ENOMEM;
-        r = read_small_file(path, buf, size, &len);
+        r = read_task_file(0, pid, "cmdline", buf, size, &len);
         if (r < 0)
                 return r;
         if (len == 0)
@@ -235,13 +231,10 @@ int proc_cmdline(pid_t pid, char **ret_joined, char **ret_arg0) {
 }
 
 int proc_cgroup(pid_t pid, const char *controller, char **ret) {
-        char path[64], buf[4096];
+        char buf[4096];
         int r;
 
-        r = task_path(path, sizeof path, 0, pid, "cgroup");
-        if (r < 0)
-                return r;
-        r = read_small_file(path, buf, sizeof buf, NULL);
+        r = read_task_file(0, pid, "cgroup", buf, sizeof buf, NULL);
         if (r < 0)
                 return r;
         /* Lines are "ID:controllers:path"; v2 is "0::path". */
@@ -311,13 +304,10 @@ int proc_list_pids(pid_t **ret, size_t *ret_n) {
 }
 
 int proc_sched_slice(pid_t pid, pid_t tid, uint64_t *ret) {
-        char path[64], buf[8192];
+        char buf[8192];
         int r;
 
-        r = task_path(path, sizeof path, pid, tid, "sched");
-        if (r < 0)
-                return r;
-        r = read_small_file(path, buf, sizeof buf, NULL);
+        r = read_task_file(pid, tid, "sched", buf, sizeof buf, NULL);
         if (r < 0)
                 return r;
         const char *p = strstr(buf, "\nse.slice");

@@ -30,9 +30,10 @@ static void record(ApplyResult *res, Knob k, int r) {
 
 /*
  * Policy, nice, slice and reset-on-fork in one sched_setattr when the kernel
- * allows it. SCHED_IDLE ignores nice and sched_runtime, so for an idle target
- * they are set under SCHED_BATCH first and the policy is switched last with
- * KEEP_PARAMS. If the combined call is refused, each knob is tried alone so
+ * allows it. The kernel stores nice and sched_runtime only for SCHED_NORMAL
+ * and SCHED_BATCH (and KEEP_PARAMS would keep the policy too), so for an idle
+ * target they are set under SCHED_BATCH first and a second call switches to
+ * SCHED_IDLE, which keeps them. If the combined call is refused, each knob is tried alone so
  * that a forbidden one (nice down, leaving SCHED_IDLE without privilege)
  * does not keep the others from applying.
  */
@@ -51,27 +52,33 @@ static int apply_sched(pid_t tid, const TaskAttr *cur, const TaskAttr *want, uns
         struct qos_sched_attr a = sched_attr_of(carrier, nice, slice, rof, 0);
         r = sys_sched_setattr(tid, &a);
         if (r >= 0 && idle) {
-                a = sched_attr_of(SCHED_IDLE, nice, slice, rof, SCHED_FLAG_KEEP_PARAMS);
+                a = sched_attr_of(SCHED_IDLE, nice, slice, rof, 0);
                 r = sys_sched_setattr(tid, &a);
         }
         if (r >= 0 || r == -ESRCH)
                 return r;
 
-        /* Knob by knob. Nice goes through setpriority, which works under any
-         * policy; the slice keeps the current policy; the policy keeps
-         * the current parameters. */
-        if (nice != cur->nice)
-                record(res, KNOB_NICE, sys_set_nice(tid, nice));
-        if (slice != cur->slice_ns && cur->policy != SCHED_IDLE) {
-                a = sched_attr_of(cur->policy, nice, slice, cur->reset_on_fork, 0);
-                r = sys_sched_setattr(tid, &a);
-                if (r == -EPERM) /* nice was refused; keep the thread's own */
-                        a.sched_nice = cur->nice, r = sys_sched_setattr(tid, &a);
-                record(res, KNOB_SLICE, r);
-        } else if (slice != cur->slice_ns)
+        /* Knob by knob, each step starting from what the previous ones left.
+         * Nice goes through setpriority, which works under any policy; the
+         * slice keeps the current policy; the policy keeps nice and slice. */
+        TaskAttr now = *cur;
+        if (nice != now.nice) {
+                r = sys_set_nice(tid, nice);
+                record(res, KNOB_NICE, r);
+                if (r >= 0)
+                        now.nice = nice;
+        }
+        if (slice != now.slice_ns && now.policy == SCHED_IDLE)
                 record(res, KNOB_SLICE, -EPERM); /* SCHED_IDLE ignores slices; leaving it needs privilege */
-        if (policy != cur->policy || rof != cur->reset_on_fork) {
-                a = sched_attr_of(policy, cur->nice, 0, rof, SCHED_FLAG_KEEP_PARAMS);
+        else if (slice != now.slice_ns) {
+                a = sched_attr_of(now.policy, now.nice, slice, now.reset_on_fork, 0);
+                r = sys_sched_setattr(tid, &a);
+                record(res, KNOB_SLICE, r);
+                if (r >= 0)
+                        now.slice_ns = slice;
+        }
+        if (policy != now.policy || rof != now.reset_on_fork) {
+                a = sched_attr_of(policy, now.nice, now.slice_ns, rof, 0);
                 record(res, KNOB_POLICY, sys_sched_setattr(tid, &a));
         }
         return 0;

@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The test command (make check): unit and integration suites against the
+# plain build and again under ASan+UBSan, then the fuzzers for a short
+# while. Ends with one "N passed, N failed, N skipped" line.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh || exit 1
+
+builds=(build build-asan)
+declare -A options=(
+        [build]=""
+        [build-asan]="-Db_sanitize=address,undefined -Db_lundef=false"
+)
+passed=0 failed=0 skipped=0
+
+count() { # dir
+        python3 - "$1/meson-logs/testlog.json" <<'PY'
+import json, sys
+p = f = s = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)["result"]
+    if r in ("OK", "EXPECTEDFAIL"): p += 1
+    elif r == "SKIP": s += 1
+    else: f += 1
+print(p, f, s)
+PY
+}
+
+for b in "${builds[@]}"; do
+        echo "== $b: build"
+        # shellcheck disable=SC2086
+        if ! scripts/build.sh "$b" ${options[$b]}; then
+                echo "== $b: build failed"
+                failed=$((failed + 1))
+                continue
+        fi
+        echo "== $b: tests"
+        meson test -C "$b" --print-errorlogs --suite unit --suite integration
+        read -r p f s < <(count "$b")
+        passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+done
+
+if [ -x tests/fuzz/run-fuzzers.sh ]; then
+        echo "== fuzzers"
+        if tests/fuzz/run-fuzzers.sh "${QOS_FUZZ_SECONDS:-15}"; then
+                passed=$((passed + 1))
+        else
+                failed=$((failed + 1))
+        fi
+fi
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "class-table.h"
+#include "cli.h"
+#include "kernel-caps.h"
+#include "proc.h"
+
+static const char *root_override;
+
+const char *cli_root(void) {
+        if (root_override)
+                return root_override;
+        const char *e = getenv("QOS_ROOT");
+        return e && *e ? e : NULL;
+}
+
+void cli_set_root(const char *root) {
+        root_override = root;
+}
+
+int cli_parse_class(const char *s, QClass *ret) {
+        int c = qclass_from_string(s);
+        if (c < 0 || !qclass_is_valid(c)) {
+                fprintf(stderr, "qosctl: unknown class '%s'; valid classes: %s\n", s, qclass_valid_names());
+                return -EINVAL;
+        }
+        *ret = (QClass) c;
+        return 0;
+}
+
+int cli_parse_pid(const char *s, pid_t *ret) {
+        char *end;
+        errno = 0;
+        long v = strtol(s, &end, 10);
+        if (errno || end == s || *end || v <= 0 || v > INT_MAX) {
+                fprintf(stderr, "qosctl: '%s' is not a process or thread ID\n", s);
+                return -EINVAL;
+        }
+        *ret = (pid_t) v;
+        return 0;
+}
+
+int cli_parse_task_options(int argc, char **argv, const char *shortopts, void (*help)(void),
+                           CliTaskOptions *o) {
+        static const struct option opts[] = {
+                { "class", required_argument, NULL, 'c' },
+                { "pid", required_argument, NULL, 'p' },
+                { "all-tasks", no_argument, NULL, 'a' },
+                { "verbose", no_argument, NULL, 'v' },
+                { "help", no_argument, NULL, 'h' },
+                {},
+        };
+        int c;
+
+        while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) >= 0) {
+                /* The long table is shared; a command takes only its letters. */
+                if (c == '?' || !strchr(shortopts, c)) {
+                        if (c != '?')
+                                fprintf(stderr, "qosctl %s: option not valid here; see --help\n", argv[0]);
+                        return EXIT_USAGE;
+                }
+                switch (c) {
+                case 'c':
+                        if (cli_parse_class(optarg, &o->class) < 0)
+                                return EXIT_USAGE;
+                        break;
+                case 'p':
+                        if (cli_parse_pid(optarg, &o->pid) < 0)
+                                return EXIT_USAGE;
+                        break;
+                case 'a':
+                        o->all = true;
+                        break;
+                case 'v':
+                        o->verbose = true;
+                        break;
+                case 'h':
+                        help();
+                        return EXIT_OK;
+                }
+        }
+        return -1;
+}
+
+static bool owned_by_other_user(pid_t tid) {
+        uid_t uid;
+        return proc_uid(tid, &uid) >= 0 && uid != getuid();
+}
+
+int cli_report_apply_error(pid_t tid, int r, const ApplyResult *res, QClass c) {
+        if (r == -ESRCH) {
+                fprintf(stderr, "qosctl: no such process or thread: %d\n", (int) tid);
+                return EXIT_NOTFOUND;
+        }
+        if (r == -EBUSY) {
+                fprintf(stderr,
+                        "qosctl: thread %d is real-time or deadline scheduled; "
+                        "qosd leaves such threads alone (change it with chrt first)\n",
+                        (int) tid);
+                return EXIT_FAIL;
+        }
+        if (r < 0) {
+                fprintf(stderr, "qosctl: thread %d: %s\n", (int) tid, strerror(-r));
+                return EXIT_FAIL;
+        }
+
+        /* The apply ran; some knobs did not take. The thread is in the class
+         * when its identity knobs (policy, nice, slice) took; a refused
+         * secondary knob is reported but does not fail the command. */
+        unsigned identity = class_identity_knobs(kernel_caps());
+        bool denied = false;
+        char buf[128];
+        for (Knob k = 0; k < _KNOB_MAX; k++) {
+                if (!(res->failed & KNOB_BIT(k)))
+                        continue;
+                int e = res->error[k];
+                if (identity & KNOB_BIT(k))
+                        denied |= e == -EPERM || e == -EACCES;
+                fprintf(stderr, "qosctl: thread %d: %s not set: %s%s\n", (int) tid, knob_to_string(k),
+                        e == -EOPNOTSUPP ? "the kernel accepted it but did not apply it" : strerror(-e),
+                        k == KNOB_TIMER_SLACK && e == -EPERM && tid != gettid()
+                                ? " (another thread's timer slack needs CAP_SYS_NICE)"
+                                : "");
+        }
+        if (!(res->failed & identity))
+                return EXIT_OK;
+        if (!denied)
+                return EXIT_FAIL;
+        if (owned_by_other_user(tid))
+                fprintf(stderr, "qosctl: thread %d belongs to another user; only root may change it\n",
+                        (int) tid);
+        else
+                fprintf(stderr,
+                        "qosctl: %s needs privilege for %s: anyone may lower a class, but raising "
+                        "one (lower nice, leaving SCHED_IDLE) must be done as root or granted by qosd\n",
+                        qclass_to_string(c), knob_mask_to_string(res->failed, buf, sizeof buf));
+        return EXIT_DENIED;
+}
+
+void cli_print_changes(pid_t tid, const char *comm, const ApplyResult *res) {
+        char a[32], b[32];
+        printf("%d (%s):", (int) tid, comm);
+        if (res->changed == 0 && !(res->before.reset_on_fork != res->after.reset_on_fork))
+                printf(" unchanged");
+        for (Knob k = 0; k < _KNOB_MAX; k++) {
+                if (!(res->changed & KNOB_BIT(k)))
+                        continue;
+                printf(" %s %s->%s", knob_to_string(k), task_attr_format_knob(&res->before, k, a, sizeof a),
+                       task_attr_format_knob(&res->after, k, b, sizeof b));
+        }
+        if (res->before.reset_on_fork != res->after.reset_on_fork)
+                printf(" reset-on-fork %s->%s", res->before.reset_on_fork ? "yes" : "no",
+                       res->after.reset_on_fork ? "yes" : "no");
+        printf("\n");
+}
+
+int cli_apply_to_thread(pid_t tid, QClass c, bool verbose, bool vanished_ok) {
+        ApplyResult res;
+        char comm[PROC_COMM_MAX] = "?";
+        int r;
+
+        r = task_apply_class(tid, c, &res);
+        if (r == -ESRCH && vanished_ok)
+                return EXIT_OK;
+        if (r < 0 || !apply_result_ok(&res)) {
+                int e = cli_report_apply_error(tid, r, &res, c);
+                if (e != EXIT_OK)
+                        return e;
+        }
+        if (verbose) {
+                (void) proc_comm(0, tid, comm);
+                cli_print_changes(tid, comm, &res);
+        }
+        return EXIT_OK;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* qosctl classes: the class table as it applies on this kernel. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "class-table.h"
+#include "cli.h"
+#include "kernel-caps.h"
+
+static void print_header(const KernelCaps *caps) {
+        struct utsname u;
+        char slice[32] = "unknown";
+        TaskAttr t = { .slice_ns = caps->default_slice_ns };
+
+        if (caps->default_slice_ns)
+                task_attr_format_knob(&t, KNOB_SLICE, slice, sizeof slice);
+        uname(&u);
+        printf("kernel %s, %ld CPUs, default slice %s, caller %s\n\n", u.release,
+               sysconf(_SC_NPROCESSORS_ONLN), slice,
+               caps->privileged ? "privileged (may raise classes)" : "unprivileged (may only lower classes)");
+}
+
+int cmd_classes(int argc, char **argv) {
+        static const struct option opts[] = {
+                { "help", no_argument, NULL, 'h' },
+                {},
+        };
+        const KernelCaps *caps = kernel_caps();
+        char buf[32];
+        int c;
+
+        while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
+                if (c == 'h') {
+                        printf("Usage: qosctl classes\n\n"
+                               "Show every knob of every class and whether this kernel supports it.\n"
+                               "Values in parentheses are not applied here.\n");
+                        return EXIT_OK;
+                }
+                return EXIT_USAGE;
+        }
+
+        print_header(caps);
+        printf("%-13s", "KNOB");
+        for (QClass q = _QCLASS_MAX - 1; q > QCLASS_UNSPECIFIED; q--)
+                printf(" %-17s", qclass_to_string(q));
+        printf(" %s\n", "ON THIS KERNEL");
+
+        for (Knob k = 0; k < _KNOB_MAX; k++) {
+                printf("%-13s", knob_to_string(k));
+                for (QClass q = _QCLASS_MAX - 1; q > QCLASS_UNSPECIFIED; q--) {
+                        class_format_knob(q, k, buf, sizeof buf);
+                        if (caps->supported[k])
+                                printf(" %-17s", buf);
+                        else {
+                                char wrapped[40];
+                                snprintf(wrapped, sizeof wrapped, "(%s)", buf);
+                                printf(" %-17s", wrapped);
+                        }
+                }
+                printf(" %s\n", caps->supported[k] ? "supported" : kernel_caps_reason(caps, k));
+        }
+        printf("%-13s", "on fork");
+        for (QClass q = _QCLASS_MAX - 1; q > QCLASS_UNSPECIFIED; q--)
+                printf(" %-17s", class_knobs(q)->reset_on_fork ? "reset" : "inherited");
+        printf(" %s\n", "reset-on-fork: children start at utility");
+        return EXIT_OK;
+}

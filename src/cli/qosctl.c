@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* qosctl: dispatch to one subcommand; global options only. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "macro.h"
+#include "qos-config.h"
+
+static const CliCommand commands[] = {
+        { "classes", cmd_classes, "show what each class sets on this kernel" },
+        { "run", cmd_run, "run a command in a class (like nice)" },
+        { "set", cmd_set, "set the class of a thread or of all threads of a process" },
+        { "get", cmd_get, "show the class and knobs of a thread or process" },
+};
+
+static void help(FILE *f) {
+        fprintf(f,
+                "Usage: qosctl [--root DIR] COMMAND [ARGS...]\n"
+                "\n"
+                "Quality-of-service classes for Linux threads.\n"
+                "\n"
+                "Commands:\n");
+        for (size_t i = 0; i < ELEMENTSOF(commands); i++)
+                fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(f,
+                "\n"
+                "Options:\n"
+                "  -R, --root DIR  prefix for the configuration directories (also $QOS_ROOT)\n"
+                "  -h, --help      show this help\n"
+                "  -V, --version   show the version\n"
+                "\n"
+                "'qosctl COMMAND --help' describes a command. See qosctl(1).\n");
+}
+
+int main(int argc, char **argv) {
+        static const struct option opts[] = {
+                { "root", required_argument, NULL, 'R' },
+                { "help", no_argument, NULL, 'h' },
+                { "version", no_argument, NULL, 'V' },
+                {},
+        };
+        int c;
+
+        /* '+': stop at the subcommand; its options are its own. */
+        while ((c = getopt_long(argc, argv, "+R:hV", opts, NULL)) >= 0) {
+                switch (c) {
+                case 'R':
+                        cli_set_root(optarg);
+                        break;
+                case 'h':
+                        help(stdout);
+                        return EXIT_OK;
+                case 'V':
+                        printf("qosctl %s\n", QOS_VERSION);
+                        return EXIT_OK;
+                default:
+                        return EXIT_USAGE;
+                }
+        }
+        if (optind >= argc) {
+                help(stderr);
+                return EXIT_USAGE;
+        }
+
+        const char *name = argv[optind];
+        for (size_t i = 0; i < ELEMENTSOF(commands); i++)
+                if (strcmp(commands[i].name, name) == 0) {
+                        argv += optind;
+                        argc -= optind;
+                        optind = 0; /* reset getopt for the subcommand */
+                        return commands[i].run(argc, argv);
+                }
+        fprintf(stderr, "qosctl: unknown command '%s'; see 'qosctl --help'\n", name);
+        return EXIT_USAGE;
+}

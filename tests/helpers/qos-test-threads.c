@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A multi-threaded process for the tests: one thread per NAME argument,
+ * each named from inside itself (as real programs do), idling until the
+ * process is told to stop. Prints "TID NAME" per thread, then "ready".
+ *
+ *   qos-test-threads [--churn] [--commands] NAME...
+ *
+ * --churn     one more thread keeps creating threads that exit at once, so
+ *             that tools acting on "all threads" meet threads that vanish.
+ * --commands  read commands from stdin: "spawn NAME", "rename OLD NEW",
+ *             "quit"; each answers with "TID NAME" or "ok".
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#define MAX_THREADS 256
+
+typedef struct Worker {
+        char name[16];
+        pid_t tid;
+        pthread_t thread;
+} Worker;
+
+static Worker workers[MAX_THREADS];
+static int n_workers;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t started = PTHREAD_COND_INITIALIZER;
+
+static void *worker_main(void *arg) {
+        Worker *w = arg;
+        prctl(PR_SET_NAME, w->name, 0, 0, 0);
+        pthread_mutex_lock(&lock);
+        w->tid = gettid();
+        pthread_cond_broadcast(&started);
+        pthread_mutex_unlock(&lock);
+        for (;;)
+                pause();
+        return NULL;
+}
+
+static Worker *spawn(const char *name) {
+        if (n_workers >= MAX_THREADS)
+                return NULL;
+        Worker *w = &workers[n_workers++];
+        snprintf(w->name, sizeof w->name, "%s", name);
+        if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
+                return NULL;
+        pthread_mutex_lock(&lock);
+        while (w->tid == 0)
+                pthread_cond_wait(&started, &lock);
+        pthread_mutex_unlock(&lock);
+        printf("%d %s\n", (int) w->tid, w->name);
+        return w;
+}
+
+static void *short_lived(void *arg) {
+        return arg;
+}
+
+static void *churn_main(void *arg) {
+        prctl(PR_SET_NAME, "churn", 0, 0, 0);
+        for (;;) {
+                pthread_t t;
+                if (pthread_create(&t, NULL, short_lived, NULL) == 0)
+                        pthread_join(t, NULL);
+        }
+        return NULL;
+}
+
+static int run_commands(void) {
+        char line[128], a[32], b[32] = "";
+        while (fgets(line, sizeof line, stdin)) {
+                if (sscanf(line, "spawn %31s", a) == 1) {
+                        if (!spawn(a))
+                                printf("error\n");
+                } else if (sscanf(line, "rename %31s %31s", a, b) == 2) {
+                        bool found = false;
+                        for (int i = 0; i < n_workers; i++)
+                                if (strcmp(workers[i].name, a) == 0) {
+                                        memcpy(workers[i].name, b, sizeof workers[i].name - 1);
+                                        pthread_setname_np(workers[i].thread, workers[i].name);
+                                        printf("%d %s\n", (int) workers[i].tid, workers[i].name);
+                                        found = true;
+                                        break;
+                                }
+                        if (!found)
+                                printf("error\n");
+                } else if (strncmp(line, "quit", 4) == 0)
+                        return 0;
+                else
+                        printf("error\n");
+                fflush(stdout);
+        }
+        return 0;
+}
+
+int main(int argc, char **argv) {
+        bool churn = false, commands = false;
+        int i;
+
+        for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+                if (strcmp(argv[i], "--churn") == 0)
+                        churn = true;
+                else if (strcmp(argv[i], "--commands") == 0)
+                        commands = true;
+                else {
+                        fprintf(stderr, "usage: %s [--churn] [--commands] NAME...\n", argv[0]);
+                        return 2;
+                }
+        }
+        for (; i < argc; i++)
+                if (!spawn(argv[i])) {
+                        fprintf(stderr, "cannot start thread %s\n", argv[i]);
+                        return 1;
+                }
+        if (churn) {
+                pthread_t t;
+                pthread_create(&t, NULL, churn_main, NULL);
+        }
+        printf("ready\n");
+        fflush(stdout);
+        if (commands)
+                return run_commands();
+        for (;;)
+                pause();
+}

@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Real unprivileged users: anyone may demote their own threads; raising a
+# class is refused with exit code 4 and advice; another user's threads are
+# off limits.
+. "$(dirname "$0")/lib.sh"
+require_root
+
+alice=qos-t-alice
+bob=qos-t-bob
+make_user "$alice"
+make_user "$bob"
+cp "$QOSCTL" "$TEST_TMP/qosctl"
+chmod 755 "$TEST_TMP/qosctl"
+qosctl=$TEST_TMP/qosctl
+as() { runuser -u "$1" -- "${@:2}"; }
+
+# Demoting itself to background works.
+out=$(as "$alice" "$qosctl" run -c background sh -c 'cat /proc/$$/stat') || fail "alice run -c background exited $?"
+set -- ${out##*) }
+assert_eq "${17} ${39}" "19 5" "alice's command runs at nice 19, SCHED_IDLE"
+ok "unprivileged demotion to background"
+
+AS_USER=$alice start_threads ui
+tid=$(tid_of ui)
+as "$alice" "$qosctl" set -c background -p "$tid" || fail "alice demoting her own thread exited $?"
+assert_eq "$(stat_field "$tid" 41)" 5 "alice's thread is idle"
+ok "unprivileged demotion of an own thread"
+
+# Coming back is a promotion: refused, documented exit code and advice.
+expect_exit 4 as "$alice" "$qosctl" set -c utility -p "$tid"
+assert_contains "$OUT" "needs privilege" "promotion refused with advice"
+assert_contains "$OUT" "qosd" "the advice names the daemon"
+assert_eq "$(stat_field "$tid" 41)" 5 "the refused promotion changed nothing back"
+expect_exit 4 as "$alice" "$qosctl" run -c user-interactive true
+ok "unprivileged promotion refused with exit 4"
+
+# Bob may not touch alice's threads, not even to demote them.
+AS_USER=$alice start_threads other
+tid=$(tid_of other)
+expect_exit 4 as "$bob" "$qosctl" set -c background -p "$tid"
+assert_contains "$OUT" "belongs to another user" "another user's thread"
+assert_eq "$(stat_field "$tid" 41) $(stat_field "$tid" 19)" "0 0" "alice's thread untouched by bob"
+ok "another user's thread refused"
