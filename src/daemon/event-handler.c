@@ -14,14 +14,17 @@
 
 static void on_fork(Manager *m, const ProcEvent *ev) {
         if (ev->tid != ev->tgid) {
-                /* A new thread. Unmatched processes cost one lookup. */
+                /* A new thread. Unmatched processes cost one lookup. The
+                 * event names the process's parent, not the creating
+                 * thread (a thread's real_parent is its process's), so the
+                 * main thread stands in for the creator. */
                 ProcessRecord *p = process_table_get(&m->procs, ev->tgid);
                 if (!p)
                         return;
                 if (p->matched)
-                        control_thread(m, p, ev->tid, ev->parent_tid);
+                        control_thread(m, p, ev->tid, ev->tgid);
                 else
-                        control_inherit(m, ev->tid, ev->tgid, ev->parent_tid);
+                        control_inherit(m, ev->tid, ev->tgid, ev->tgid);
                 return;
         }
 

@@ -18,7 +18,8 @@ typedef enum ProcEventType {
 typedef struct ProcEvent {
         ProcEventType type;
         pid_t tid, tgid;                /* the task the event is about (the child for FORK) */
-        pid_t parent_tid, parent_tgid;  /* FORK only: the creating thread and its process */
+        pid_t parent_tid, parent_tgid;  /* FORK only: the parent process (for a new thread: its
+                                         * process's parent, not the creating thread) */
 } ProcEvent;
 
 typedef struct EventSourceOps {

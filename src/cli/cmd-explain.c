@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* qosctl explain: why a thread has its class, as qosd sees it. */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "bus-client.h"
+#include "cli.h"
+
+static void help(void) {
+        printf("Usage: qosctl explain PID|TID\n\n"
+               "Explain a thread's class: what the rules looked at, which rule decided\n"
+               "and why (process or thread rule, caps), what qosd set, what the kernel\n"
+               "accepted or refused, and whether someone else changed it since.\n"
+               "A PID explains the process's main thread. Asks qosd.\n");
+}
+
+int cmd_explain(int argc, char **argv) {
+        static const struct option opts[] = {
+                { "help", no_argument, NULL, 'h' },
+                {},
+        };
+        sd_bus *bus = NULL;
+        sd_bus_message *reply = NULL;
+        pid_t tid;
+        int c, r;
+
+        while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
+                if (c == 'h') {
+                        help();
+                        return EXIT_OK;
+                }
+                return EXIT_USAGE;
+        }
+        if (optind + 1 != argc) {
+                fprintf(stderr, "qosctl explain: need one PID or TID; see 'qosctl explain --help'\n");
+                return EXIT_USAGE;
+        }
+        if (cli_parse_pid(argv[optind], &tid) < 0)
+                return EXIT_USAGE;
+
+        r = cli_bus_connect(&bus);
+        if (r == 0)
+                r = cli_bus_call(bus, "Explain", &reply, "i", (int32_t) tid);
+        if (r != 0) {
+                sd_bus_unref(bus);
+                return r;
+        }
+        r = sd_bus_message_enter_container(reply, 'a', "(ss)");
+        while (r > 0) {
+                const char *key, *value;
+                r = sd_bus_message_read(reply, "(ss)", &key, &value);
+                if (r > 0)
+                        printf("%-19s %s\n", key, value);
+        }
+        sd_bus_message_unref(reply);
+        sd_bus_unref(bus);
+        return r < 0 ? EXIT_FAIL : EXIT_OK;
+}
