@@ -86,7 +86,9 @@ static int read_line(const char *path, char **ret) {
 }
 
 static int write_value(const char *path, const char *value) {
-        _cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC);
+        /* O_TRUNC means nothing to sysfs and debugfs; it keeps a regular
+         * file standing in for them (tests) equal to what was written. */
+        _cleanup_close_ int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
         if (fd < 0)
                 return negative_errno();
         size_t len = strlen(value);

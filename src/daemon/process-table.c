@@ -41,17 +41,13 @@ int process_record_read(pid_t pid, uint64_t start_time, ProcessRecord **ret) {
         p->comm = strdup(comm);
         if (!p->comm)
                 return -ENOMEM;
-        /* Kernel threads have no exe and an empty cmdline: still a process,
-         * rules may match them by comm. */
-        r = proc_exe(pid, &p->exe);
-        if (r == -ESRCH)
-                return r;
-        r = proc_cmdline(pid, &p->cmdline, &p->arg0);
-        if (r == -ESRCH)
-                return r;
-        r = proc_cgroup(pid, NULL, &p->cgroup);
-        if (r == -ESRCH)
-                return r;
+        /* Kernel threads have no exe (ENOENT, which reads like "gone") and
+         * an empty cmdline: still processes, rules may match them by comm.
+         * What cannot be read stays NULL; whether the process vanished is
+         * for the caller's pin to say. */
+        (void) proc_exe(pid, &p->exe);
+        (void) proc_cmdline(pid, &p->cmdline, &p->arg0);
+        (void) proc_cgroup(pid, NULL, &p->cgroup);
         *ret = TAKE_PTR(p);
         return 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,12 +115,24 @@ static int on_settled(sd_event_source *s, uint64_t usec, void *userdata) {
         return 0;
 }
 
+/* Rule files, drop-in directories and apps.d itself; not the state file
+ * and qosd.conf that share the parent directories. */
+static bool relevant(const struct inotify_event *ev) {
+        if (ev->len == 0)
+                return true; /* the watched directory itself went away */
+        size_t n = strlen(ev->name);
+        if (strcmp(ev->name, "qosd.conf") == 0)
+                return false;
+        return (n > 5 && strcmp(ev->name + n - 5, ".conf") == 0) ||
+               (n > 2 && strcmp(ev->name + n - 2, ".d") == 0);
+}
+
 static int on_inotify(sd_event_source *s, const struct inotify_event *ev, void *userdata) {
         Manager *m = userdata;
         Reloader *rl = m->reloader;
         int r;
 
-        if (!rl)
+        if (!rl || !relevant(ev))
                 return 0;
         if (rl->settle) {
                 r = sd_event_source_set_time_relative(rl->settle, SETTLE_USEC);

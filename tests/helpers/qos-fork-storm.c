@@ -6,11 +6,12 @@
  *
  *   qos-fork-storm N [K PROGRAM ARGS...]
  *
- * Prints one PID per survivor, then "done" when all N have been created and
+ * Prints "survivor PID" per survivor, then "done" when all N have been created and
  * the short-lived ones reaped; then waits until killed (survivors are its
  * children and die with a SIGTERM to the process group or one by one).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,10 @@ int main(int argc, char **argv) {
                 }
                 if (pid == 0) {
                         if (every && i % every == 0) {
+                                /* Our stdout is the caller's list of survivors. */
+                                int fd = open("/dev/null", O_WRONLY);
+                                if (fd >= 0)
+                                        dup2(fd, STDOUT_FILENO);
                                 execv(argv[3], argv + 3);
                                 _exit(127);
                         }
@@ -47,7 +52,7 @@ int main(int argc, char **argv) {
                 }
                 forked++;
                 if (every && i % every == 0) {
-                        printf("%d\n", (int) pid);
+                        printf("survivor %d\n", (int) pid);
                         fflush(stdout);
                 }
                 while (waitpid(-1, NULL, WNOHANG) > 0)
