@@ -78,11 +78,14 @@ static void reset_seq(EventSource *s) {
 }
 
 static void handle(EventSource *s, const struct cn_msg *cn) {
-        const struct proc_event *ev = (const struct proc_event *) cn->data;
+        /* The event sits 36 bytes into the datagram, not 8-byte aligned:
+         * copy it out rather than read it in place. */
+        struct proc_event copy = {}, *ev = &copy;
         ProcEvent pe = {};
 
         if (cn->len < offsetof(struct proc_event, event_data))
                 return;
+        memcpy(&copy, cn->data, cn->len < sizeof copy ? cn->len : sizeof copy);
         check_seq(s, cn, ev);
         switch (ev->what) {
         case PROC_EVENT_FORK:

@@ -207,15 +207,27 @@ start_qosd() {
         fail "qosd did not become ready"
 }
 
-# Stop qosd with a signal (TERM by default) and wait for it to exit.
+# Stop qosd with a signal (TERM by default) and wait for it to exit. After
+# TERM it must exit 0 (under the sanitizers: no leak, no error report).
 stop_qosd() { # [signal]
-        [ -n "${QOSD_PID:-}" ] || return 0
-        kill -"${1:-TERM}" "$QOSD_PID" 2>/dev/null || true
-        wait "$QOSD_PID" 2>/dev/null || true
+        local rc=0 pid=${QOSD_PID:-}
+        [ -n "$pid" ] || return 0
         QOSD_PID=
+        kill -"${1:-TERM}" "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || rc=$?
+        if [ "${1:-TERM}" = TERM ] && [ "$rc" != 0 ]; then
+                fail "qosd exited with status $rc after SIGTERM"
+        fi
+        if grep -q "runtime error\|AddressSanitizer\|LeakSanitizer" "$QOSD_LOG"; then
+                fail "sanitizer report in the qosd log"
+        fi
 }
 
 # One counter from `qosctl status`.
 qosd_status() { # name
         "$QOSCTL" status | awk -v n="$1" '$1 == n { print $2 }'
+}
+
+status_above() { # name value
+        [ "$(qosd_status "$1")" -gt "$2" ]
 }

@@ -53,7 +53,7 @@ ok "20,000 processes in $(echo "$end - $start" | bc) s"
 
 lost=$(qosd_status EventsLost)
 [ "$lost" -gt 0 ] || fail "no ENOBUFS counted with a 4 KiB buffer and a stopped daemon"
-WAIT_TIMEOUT=10 wait_for test "$(qosd_status Rescans)" -gt "$rescans0" || fail "no rescan after the loss"
+WAIT_TIMEOUT=10 wait_for status_above Rescans "$rescans0" || fail "no rescan after the loss"
 ok "ENOBUFS counted ($lost) and followed by a rescan"
 
 # The audit: every live task of a matched program, straight from /proc.
