@@ -41,8 +41,11 @@ static void on_fork(Manager *m, const ProcEvent *ev) {
         }
         if (process_table_put(&m->procs, child) < 0)
                 return;
-        if (child->matched)
-                control_thread(m, child, ev->tid, ev->parent_tid);
+        if (child->matched) {
+                /* For a process, the event does name the forking thread. */
+                if (control_fork(m, child, ev->tid, start, ev->parent_tid) == 0)
+                        control_thread(m, child, ev->tid, ev->parent_tid);
+        }
         else if (control_inherit(m, ev->tid, ev->tid, ev->parent_tid) <= 0)
                 process_table_remove(&m->procs, ev->tid);
 }

@@ -20,7 +20,12 @@
 #define MAX_CPUS 1024
 /* Messages taken per wake-up before returning to the loop, so that D-Bus
  * calls and signals are served during a fork storm. */
-#define BATCH 256
+#define BATCH 512
+
+/* One message as the kernel sends it: netlink header, connector header,
+ * one proc event; VLEN of them per recvmmsg(). */
+#define MSG_SIZE NLMSG_SPACE(sizeof(struct cn_msg) + sizeof(struct proc_event))
+#define VLEN 64
 
 typedef struct CpuSeq {
         uint32_t next;
@@ -35,6 +40,7 @@ struct EventSource {
         EventSourceStats stats;
         int rcvbuf;
         CpuSeq *seq;
+        char bufs[VLEN][MSG_SIZE + 64] __attribute__((aligned(NLMSG_ALIGNTO)));
 };
 
 static int subscribe(int fd, enum proc_cn_mcast_op op) {
@@ -125,17 +131,41 @@ static void handle(EventSource *s, const struct cn_msg *cn) {
         s->ops.event(&pe, s->userdata);
 }
 
+static void handle_datagram(EventSource *s, const char *buf, size_t n, const struct sockaddr_nl *from) {
+        /* Only the kernel may speak here. */
+        if (from->nl_pid != 0)
+                return;
+        for (const struct nlmsghdr *nl = (const struct nlmsghdr *) buf; NLMSG_OK(nl, n); nl = NLMSG_NEXT(nl, n)) {
+                if (nl->nlmsg_type == NLMSG_ERROR || nl->nlmsg_type == NLMSG_NOOP)
+                        continue;
+                if (nl->nlmsg_len < NLMSG_LENGTH(sizeof(struct cn_msg)))
+                        continue;
+                const struct cn_msg *cn = NLMSG_DATA(nl);
+                if (cn->id.idx != CN_IDX_PROC || cn->id.val != CN_VAL_PROC)
+                        continue;
+                if (NLMSG_LENGTH(sizeof(struct cn_msg) + cn->len) > nl->nlmsg_len)
+                        continue;
+                handle(s, cn);
+        }
+}
+
 static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *userdata) {
         EventSource *s = userdata;
-        /* One datagram is one netlink message with one proc event. */
-        char buf[NLMSG_SPACE(sizeof(struct cn_msg) + sizeof(struct proc_event)) + 64]
-                __attribute__((aligned(NLMSG_ALIGNTO)));
+        /* recvmmsg: a storm delivers dozens of datagrams per wake-up, one
+         * system call takes them all. */
+        char (*bufs)[MSG_SIZE + 64] = s->bufs;
+        struct sockaddr_nl from[VLEN];
+        struct iovec iov[VLEN];
+        struct mmsghdr msgs[VLEN];
 
-        for (int i = 0; i < BATCH; i++) {
-                struct sockaddr_nl from;
-                socklen_t fromlen = sizeof from;
-                ssize_t n = recvfrom(fd, buf, sizeof buf, MSG_DONTWAIT,
-                                     (struct sockaddr *) &from, &fromlen);
+        for (int round = 0; round < BATCH / VLEN; round++) {
+                for (int i = 0; i < VLEN; i++) {
+                        iov[i] = (struct iovec) { bufs[i], sizeof bufs[i] };
+                        msgs[i] = (struct mmsghdr) { .msg_hdr = {
+                                .msg_name = &from[i], .msg_namelen = sizeof from[i],
+                                .msg_iov = &iov[i], .msg_iovlen = 1 } };
+                }
+                int n = recvmmsg(fd, msgs, VLEN, MSG_DONTWAIT, NULL);
                 if (n < 0) {
                         if (errno == EAGAIN || errno == EINTR)
                                 return 0;
@@ -147,22 +177,10 @@ static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *user
                         }
                         return log_error_errno(errno, "proc connector: recv failed: %m");
                 }
-                /* Only the kernel may speak here. */
-                if (from.nl_pid != 0)
-                        continue;
-                for (struct nlmsghdr *nl = (struct nlmsghdr *) buf; NLMSG_OK(nl, (size_t) n);
-                     nl = NLMSG_NEXT(nl, n)) {
-                        if (nl->nlmsg_type == NLMSG_ERROR || nl->nlmsg_type == NLMSG_NOOP)
-                                continue;
-                        if (nl->nlmsg_len < NLMSG_LENGTH(sizeof(struct cn_msg)))
-                                continue;
-                        const struct cn_msg *cn = NLMSG_DATA(nl);
-                        if (cn->id.idx != CN_IDX_PROC || cn->id.val != CN_VAL_PROC)
-                                continue;
-                        if (NLMSG_LENGTH(sizeof(struct cn_msg) + cn->len) > nl->nlmsg_len)
-                                continue;
-                        handle(s, cn);
-                }
+                for (int i = 0; i < n; i++)
+                        handle_datagram(s, bufs[i], msgs[i].msg_len, &from[i]);
+                if (n < VLEN)
+                        return 0;
         }
         return 0;
 }

@@ -19,6 +19,7 @@
 #include "reload.h"
 #include "scan.h"
 #include "sched-profile.h"
+#include "task-apply.h"
 #include "task-control.h"
 #include "task-ref.h"
 
@@ -296,6 +297,13 @@ int main(int argc, char **argv) {
                 if (!caps->supported[k])
                         log_info("kernel: %s not available (%s); classes apply without it",
                                  knob_to_string(k), kernel_caps_reason(caps, k));
+
+        /* qosd's own work is microseconds per event, and every microsecond
+         * it waits behind busy threads a new thread runs without its class:
+         * it takes the latency class itself (reset-on-fork: not inherited). */
+        ApplyResult self;
+        if (task_apply_class(gettid(), QCLASS_USER_INTERACTIVE, &self) < 0 || !apply_result_ok(&self))
+                log_debug("could not give qosd itself the user-interactive class");
 
         r = setup(&m, &o);
         if (r >= 0) {

@@ -177,6 +177,7 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
                  * recovery after a crash): no system call, nothing re-logged. */
                 e->state = TASK_APPLIED;
                 e->wanted = d.wanted;
+                memcpy(e->comm, comm, sizeof e->comm);
                 m->counters.unchanged++;
                 return registry_set_origin(e, d.match.app, origin);
         }
@@ -192,6 +193,7 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
         e->wanted = d.wanted;
         e->state = TASK_APPLIED;
         e->set = want;
+        memcpy(e->comm, comm, sizeof e->comm);
         r = registry_set_origin(e, d.match.app, origin);
         if (r < 0)
                 return r;
@@ -222,6 +224,34 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
         log_debug("thread %d (%s, process %d): %s from %s", (int) tid, comm, (int) p->pid,
                   qclass_to_string(d.class), origin);
         return 0;
+}
+
+int control_fork(Manager *m, const ProcessRecord *p, pid_t tid, uint64_t start_time, pid_t creator) {
+        TaskEntry *c = registry_get(&m->tasks, creator), *e;
+        Decision d;
+        int r;
+
+        if (!c || c->state != TASK_APPLIED || c->set.reset_on_fork)
+                return 0;
+        r = policy_decide(m->rules, p, c->comm, &d);
+        if (r < 0 || d.class != c->class)
+                return 0;
+        r = registry_add(&m->tasks, tid, p->pid, start_time, &e);
+        if (r < 0)
+                return r;
+        e->class = c->class;
+        e->wanted = c->wanted;
+        e->state = TASK_APPLIED;
+        e->orig = c->orig;
+        e->set = c->set;
+        e->applied = c->applied;
+        e->failed = c->failed;
+        e->unsupported = c->unsupported;
+        memcpy(e->error, c->error, sizeof e->error);
+        memcpy(e->comm, c->comm, sizeof e->comm);
+        m->counters.unchanged++;
+        state_file_append(&m->state, e);
+        return registry_set_origin(e, c->app, c->origin) < 0 ? -ENOMEM : 1;
 }
 
 int control_inherit(Manager *m, pid_t tid, pid_t tgid, pid_t creator) {

@@ -14,6 +14,13 @@
  * is its creator's original, not the class it inherited from qosd. */
 int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator);
 
+/* Fast path for a new process of a matched program: forked by a thread
+ * qosd manages, it has the same facts and the creator's name, so the same
+ * verdict, and by kernel inheritance already the creator's settings (unless
+ * reset-on-fork). Registered without a system call on it. Returns 1 if
+ * done, 0 if the caller must take the full path (control_thread). */
+int control_fork(Manager *m, const ProcessRecord *p, pid_t tid, uint64_t start_time, pid_t creator);
+
 /* A task created by a managed task in a process no rule matches: it carries
  * its creator's class by kernel inheritance; register it so that it is
  * restored along with it. Returns 1 if registered, 0 if there was nothing

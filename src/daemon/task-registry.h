@@ -31,6 +31,7 @@ typedef struct TaskEntry {
         int error[_KNOB_MAX];
         char *origin;           /* "file:line" of the deciding Class= line, or why */
         char *app;
+        char comm[16];          /* thread name at the last evaluation */
         bool recovered;         /* original came from the state file after a restart */
         unsigned scan_gen;      /* last scan that saw the task alive */
 } TaskEntry;

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Fork storm: 20,000 short-lived processes of a matched program, 20 of which
+# Fork storm: 20,000 short-lived processes of a matched program (user-
+# initiated: reset-on-fork, so qosd must act on every child), 20 of which
 # exec another matched program and stay, against a deliberately small
 # receive buffer, with qosd stopped for the first part so the queue must
 # overflow. ENOBUFS is counted, a rescan follows, and an audit of /proc then
@@ -18,7 +19,7 @@ cat >"$QOSD_ROOT/etc/qos/apps.d/storm.conf" <<EOF
 Executable=$STORM
 
 [Process]
-Class=background
+Class=user-initiated
 EOF
 cat >"$QOSD_ROOT/etc/qos/apps.d/survivor.conf" <<EOF
 [Match]
@@ -34,7 +35,7 @@ initiated=$(class_view user-initiated)
 interactive=$(class_view user-interactive)
 
 start_qosd --receive-buffer 4096
-assert_eq "$(qosd_status EventsLost)" 0 "no loss before the storm"
+lost0=$(qosd_status EventsLost) # the shared machine may overflow 4 KiB already
 rescans0=$(qosd_status Rescans)
 
 kill -STOP "$QOSD_PID"
@@ -52,7 +53,7 @@ assert_eq "$survivors" 20 "survivors started"
 ok "20,000 processes in $(echo "$end - $start" | bc) s"
 
 lost=$(qosd_status EventsLost)
-[ "$lost" -gt 0 ] || fail "no ENOBUFS counted with a 4 KiB buffer and a stopped daemon"
+[ "$lost" -gt "$lost0" ] || fail "no ENOBUFS counted with a 4 KiB buffer and a stopped daemon"
 WAIT_TIMEOUT=10 wait_for status_above Rescans "$rescans0" || fail "no rescan after the loss"
 ok "ENOBUFS counted ($lost) and followed by a rescan"
 
@@ -79,6 +80,6 @@ audit() {
 WAIT_TIMEOUT=10 wait_for audit || { audit; fail "audit: tasks with the wrong class remain"; }
 audit
 [ "$AUDITED" -ge 41 ] || fail "audit saw only $AUDITED tasks"
-assert_eq "$(kernel_view "$storm")" "$(class_view background)" "the storm process itself"
+assert_eq "$(kernel_view "$storm")" "$initiated" "the storm process itself"
 ok "audit: all $AUDITED live matched tasks have their class"
 echo "# events $(qosd_status EventsSeen), lost $lost, sequence gaps $(qosd_status SequenceGaps), rescans $(qosd_status Rescans)"
