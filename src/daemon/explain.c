@@ -122,7 +122,8 @@ int explain_thread(Manager *m, pid_t tid, Explanation *ret) {
                 if (r >= 0 && policy_decide(m->rules, rec, comm, &dt) >= 0) {
                         r = add(&x, "thread verdict", "%s", verdict(&dt, buf, sizeof buf));
                         if (r >= 0 && dt.capped)
-                                r = add(&x, "capped", "to %s by MaxClass", qclass_to_string(dt.class));
+                                r = add(&x, "capped", "to %s by MaxClass at %s:%u", qclass_to_string(dt.class),
+                                        dt.match.limit_origin.path ?: "?", dt.match.limit_origin.line);
                 }
         } else
                 r = add(&x, "rules", "none loaded");

@@ -23,8 +23,8 @@
 #include "task-control.h"
 #include "task-ref.h"
 
-#define STATE_FILE "/run/qos/qosd.state"
-#define SETTINGS_FILE "/etc/qos/qosd.conf"
+#define STATE_FILE QOS_RUNTIME_DIR "/qosd.state"
+#define SETTINGS_FILE QOS_ADMIN_DIR "/qosd.conf"
 
 typedef struct Options {
         const char *root, *bus_address, *config, *log_level;

@@ -16,9 +16,10 @@ int policy_decide(const RuleSet *rs, const ProcessRecord *p, const char *thread_
         r = ruleset_match(rs, &info, thread_name, &d.match);
         if (r < 0)
                 return r;
+        /* The matcher applies MaxClass; requested is what Class= asked. */
         if (r > 0 && qclass_is_valid(d.match.class)) {
-                d.wanted = d.match.class;
-                d.class = qclass_min(d.wanted, d.match.max_class);
+                d.class = d.match.class;
+                d.wanted = qclass_is_valid(d.match.requested) ? d.match.requested : d.class;
                 d.capped = d.class != d.wanted;
         }
         *ret = d;

@@ -10,6 +10,7 @@
 
 #include "log.h"
 #include "macro.h"
+#include "qos-config.h"
 #include "reload.h"
 #include "scan.h"
 
@@ -17,11 +18,12 @@
 #define SETTLE_USEC (200 * 1000)
 #define MAX_WATCHES 64
 
-/* The system rule directories, vendor < admin < runtime (see qos.d(5)). */
+/* The system rule directories the loader reads, vendor < admin < runtime
+ * (see qos.d(5)). */
 static const char *const rule_dirs[] = {
-        "/usr/share/qos/apps.d",
-        "/etc/qos/apps.d",
-        "/run/qos/apps.d",
+        QOS_VENDOR_DIR "/" QOS_APPS_SUBDIR,
+        QOS_ADMIN_DIR "/" QOS_APPS_SUBDIR,
+        QOS_RUNTIME_DIR "/" QOS_APPS_SUBDIR,
 };
 
 struct Reloader {
