@@ -67,8 +67,8 @@ for kind in plain bg; do
                 e1=$(qosd_status EventsSeen) l1=$(qosd_status EventsLost) c1=$(cpu_ns)
                 printf "%-34s %10d %10d %12.1f %8.2f\n" \
                         "$([ "$kind" = bg ] && echo "matched (background) program" || echo "unmatched program")" \
-                        $((e1 - e0)) $((l1 - l0)) "$(echo "($c1 - $c0) / 1000000" | bc -l)" \
-                        "$(echo "($c1 - $c0) / 1000 / ($e1 - $e0)" | bc -l)" | tee -a "$TEST_TMP/cpu-$kind.txt"
+                        $((e1 - e0)) $((l1 - l0)) "$(awk -v c=$((c1 - c0)) 'BEGIN { print c / 1e6 }')" \
+                        "$(awk -v c=$((c1 - c0)) -v e=$((e1 - e0)) 'BEGIN { print c / 1e3 / e }')" | tee -a "$TEST_TMP/cpu-$kind.txt"
         done
         echo "median µs/event ($kind): $(awk '{ print $NF }' "$TEST_TMP/cpu-$kind.txt" | median)"
 done

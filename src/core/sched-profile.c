@@ -158,7 +158,8 @@ static void set_knob(SchedProfile *p, FILE *rep, const char *path, const char *w
         int r = read_knob(path, &cur);
         if (r < 0) {
                 report(rep, p->root, path, "unavailable: %s%s", strerror(-r),
-                       r == -EPERM || r == -EACCES ? " (kernel lockdown?)" : "");
+                       r == -EPERM || r == -EACCES ? " (kernel lockdown?)" :
+                       r == -ENOENT && strstr(path, "/debug/") ? " (debugfs not mounted?)" : "");
                 return;
         }
         if (!want)
@@ -269,7 +270,9 @@ static int add_state(ProfileKnobState **list, size_t *n, const SchedProfile *p, 
         *list = l;
         int r = read_knob(path, &v);
         if (r < 0)
-                r = asprintf(&status, "unavailable: %s", strerror(-r));
+                r = asprintf(&status, "unavailable: %s%s", strerror(-r),
+                             r == -EPERM || r == -EACCES ? " (kernel lockdown?)" :
+                             r == -ENOENT && strstr(path, "/debug/") ? " (debugfs not mounted?)" : "");
         else if (old)
                 r = asprintf(&status, "changed by qosd (was %s)", old);
         else
@@ -292,6 +295,7 @@ int sched_profile_describe(const SchedProfile *p, const char *root, ProfileKnobS
                 r = add_state(&list, &n, p, root, feat);
         _cleanup_closedir_ DIR *d = dir ? opendir(dir) : NULL;
         struct dirent *de;
+        size_t before = n;
         while (r >= 0 && d && (de = readdir(d))) {
                 _cleanup_free_ char *gov = NULL;
                 if (strncmp(de->d_name, "policy", 6) != 0)
@@ -300,6 +304,11 @@ int sched_profile_describe(const SchedProfile *p, const char *root, ProfileKnobS
                         r = -ENOMEM;
                 else
                         r = add_state(&list, &n, p, root, gov);
+        }
+        if (r >= 0 && n == before) {
+                /* No policy directories: say so rather than list nothing. */
+                _cleanup_free_ char *none = join(root, CPUFREQ "/policy*/scaling_governor");
+                r = none ? add_state(&list, &n, p, root, none) : -ENOMEM;
         }
         if (r < 0) {
                 profile_knob_states_free(list, n);

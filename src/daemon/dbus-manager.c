@@ -153,7 +153,7 @@ static int method_set_profile(sd_bus_message *msg, void *userdata, sd_bus_error 
         if (r < 0)
                 return r;
         _cleanup_free_ char *report = NULL;
-        r = sched_profile_switch(&m->profile, m->root, name, &report);
+        r = sched_profile_switch(&m->profile, m->sys_root, name, &report);
         if (r == -EINVAL)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                          "Unknown profile '%s' (valid: %s).", name, sched_profile_names());
@@ -167,7 +167,7 @@ static int method_get_profile(sd_bus_message *msg, void *userdata, sd_bus_error 
         sd_bus_message *reply = NULL;
         ProfileKnobState *st = NULL;
         size_t n = 0;
-        int r = sched_profile_describe(m->profile, m->root, &st, &n);
+        int r = sched_profile_describe(m->profile, m->sys_root, &st, &n);
         if (r < 0)
                 return r;
         r = sd_bus_message_new_method_return(msg, &reply);

@@ -27,7 +27,7 @@
 #define SETTINGS_FILE QOS_ADMIN_DIR "/qosd.conf"
 
 typedef struct Options {
-        const char *root, *bus_address, *config, *log_level;
+        const char *root, *sys_root, *bus_address, *config, *log_level;
         bool no_bus;
         int restore;            /* -1: from the settings */
         int receive_buffer;     /* 0: from the settings */
@@ -38,6 +38,7 @@ static void help(void) {
                "Give every thread the QoS class its rules say, from the moment it appears.\n\n"
                "  -R, --root DIR          prefix for /etc/qos, /usr/share/qos, /run/qos (also $QOS_ROOT)\n"
                "      --config FILE       daemon settings (default ROOT/etc/qos/qosd.conf)\n"
+               "      --sys-root DIR      prefix for the profile files in /sys (default: ROOT)\n"
                "      --bus-address ADDR  D-Bus address (default: the system bus,\n"
                "                          $DBUS_SYSTEM_BUS_ADDRESS)\n"
                "      --no-bus            do not connect to D-Bus\n"
@@ -50,10 +51,11 @@ static void help(void) {
 }
 
 static int parse_options(int argc, char **argv, Options *o) {
-        enum { OPT_CONFIG = 256, OPT_BUS, OPT_NO_BUS, OPT_LOG, OPT_RCVBUF, OPT_RESTORE };
+        enum { OPT_CONFIG = 256, OPT_SYS_ROOT, OPT_BUS, OPT_NO_BUS, OPT_LOG, OPT_RCVBUF, OPT_RESTORE };
         static const struct option opts[] = {
                 { "root", required_argument, NULL, 'R' },
                 { "config", required_argument, NULL, OPT_CONFIG },
+                { "sys-root", required_argument, NULL, OPT_SYS_ROOT },
                 { "bus-address", required_argument, NULL, OPT_BUS },
                 { "no-bus", no_argument, NULL, OPT_NO_BUS },
                 { "log-level", required_argument, NULL, OPT_LOG },
@@ -73,6 +75,9 @@ static int parse_options(int argc, char **argv, Options *o) {
                         break;
                 case OPT_CONFIG:
                         o->config = optarg;
+                        break;
+                case OPT_SYS_ROOT:
+                        o->sys_root = optarg;
                         break;
                 case OPT_BUS:
                         o->bus_address = optarg;
@@ -231,7 +236,7 @@ static int setup(Manager *m, const Options *o) {
         }
         if (m->settings.profile) {
                 _cleanup_free_ char *report = NULL;
-                r = sched_profile_switch(&m->profile, m->root, m->settings.profile, &report);
+                r = sched_profile_switch(&m->profile, m->sys_root, m->settings.profile, &report);
                 if (r == -EINVAL)
                         log_error("Profile=%s: unknown profile (valid: %s), ignored", m->settings.profile,
                                   sched_profile_names());
@@ -279,6 +284,7 @@ int main(int argc, char **argv) {
         if (r >= 0)
                 return r;
         m.root = o.root && *o.root && strcmp(o.root, "/") != 0 ? (char *) o.root : NULL;
+        m.sys_root = o.sys_root ? (char *) o.sys_root : m.root;
 
         settings_init(&m.settings);
         _cleanup_free_ char *conf = o.config ? strdup(o.config) : manager_path(&m, SETTINGS_FILE);
