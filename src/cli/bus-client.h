@@ -9,13 +9,13 @@
 #define QOS_BUS_PATH "/org/qosd/QoS1"
 #define QOS_BUS_INTERFACE "org.qosd.QoS1.Manager"
 
-/* Connect to the system bus. On failure prints why and returns an exit
- * code (> 0); 0 on success. */
-int cli_bus_connect(sd_bus **ret);
+/* Connect to the system bus and call interface.method on qosd (interface
+ * NULL: the Manager). The reply keeps the connection alive until it is
+ * unreferenced. On failure prints why (with advice: qosd not running,
+ * permission) and returns the matching exit code; 0 with *reply set. */
+int cli_bus_call(const char *interface, const char *method, sd_bus_message **reply,
+                 const char *types, ...);
 
-/* Call a Manager method. On a D-Bus error prints it (with advice) and
- * returns the matching exit code; 0 on success with *reply set. */
-int cli_bus_call(sd_bus *bus, const char *method, sd_bus_message **reply, const char *types, ...);
-
-/* An exit code for a failed call; prints the error message. */
-int cli_bus_error(const char *what, const sd_bus_error *error, int r);
+/* getopt for subcommands whose only option is --help. Returns -1 when done
+ * (optind at the first operand), else the exit code to return. */
+int cli_parse_help_only(int argc, char **argv, void (*help)(void));

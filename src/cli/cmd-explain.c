@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* qosctl explain: why a thread has its class, as qosd sees it. */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "bus-client.h"
@@ -15,22 +14,11 @@ static void help(void) {
 }
 
 int cmd_explain(int argc, char **argv) {
-        static const struct option opts[] = {
-                { "help", no_argument, NULL, 'h' },
-                {},
-        };
-        sd_bus *bus = NULL;
         sd_bus_message *reply = NULL;
         pid_t tid;
-        int c, r;
-
-        while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
-                if (c == 'h') {
-                        help();
-                        return EXIT_OK;
-                }
-                return EXIT_USAGE;
-        }
+        int r = cli_parse_help_only(argc, argv, help);
+        if (r >= 0)
+                return r;
         if (optind + 1 != argc) {
                 fprintf(stderr, "qosctl explain: need one PID or TID; see 'qosctl explain --help'\n");
                 return EXIT_USAGE;
@@ -38,13 +26,9 @@ int cmd_explain(int argc, char **argv) {
         if (cli_parse_pid(argv[optind], &tid) < 0)
                 return EXIT_USAGE;
 
-        r = cli_bus_connect(&bus);
-        if (r == 0)
-                r = cli_bus_call(bus, "Explain", &reply, "i", (int32_t) tid);
-        if (r != 0) {
-                sd_bus_unref(bus);
+        r = cli_bus_call(NULL, "Explain", &reply, "i", (int32_t) tid);
+        if (r != 0)
                 return r;
-        }
         r = sd_bus_message_enter_container(reply, 'a', "(ss)");
         while (r > 0) {
                 const char *key, *value;
@@ -53,6 +37,5 @@ int cmd_explain(int argc, char **argv) {
                         printf("%-19s %s\n", key, value);
         }
         sd_bus_message_unref(reply);
-        sd_bus_unref(bus);
         return r < 0 ? EXIT_FAIL : EXIT_OK;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* qosctl profile: show or switch the system-wide scheduler profile, held by
  * qosd so that it can put the previous values back when it exits. */
-#include <getopt.h>
+#include <unistd.h>
 #include <stdio.h>
 
 #include "bus-client.h"
@@ -15,10 +15,10 @@ static void help(void) {
                "(root only); 'default' puts back the values found before. See qosd(8).\n");
 }
 
-static int show(sd_bus *bus) {
+static int show(void) {
         sd_bus_message *reply = NULL;
         const char *name;
-        int r = cli_bus_call(bus, "GetProfile", &reply, "");
+        int r = cli_bus_call(NULL, "GetProfile", &reply, "");
         if (r != 0)
                 return r;
         r = sd_bus_message_read(reply, "s", &name);
@@ -37,37 +37,20 @@ static int show(sd_bus *bus) {
 }
 
 int cmd_profile(int argc, char **argv) {
-        static const struct option opts[] = {
-                { "help", no_argument, NULL, 'h' },
-                {},
-        };
-        sd_bus *bus = NULL;
         sd_bus_message *reply = NULL;
         const char *report;
-        int c, r;
-
-        while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
-                if (c == 'h') {
-                        help();
-                        return EXIT_OK;
-                }
-                return EXIT_USAGE;
-        }
+        int r = cli_parse_help_only(argc, argv, help);
+        if (r >= 0)
+                return r;
         if (argc - optind > 1) {
                 fprintf(stderr, "qosctl profile: at most one profile name\n");
                 return EXIT_USAGE;
         }
-        r = cli_bus_connect(&bus);
-        if (r != 0)
-                return r;
         if (optind == argc)
-                r = show(bus);
-        else {
-                r = cli_bus_call(bus, "SetProfile", &reply, "s", argv[optind]);
-                if (r == 0 && sd_bus_message_read(reply, "s", &report) > 0)
-                        printf("%s\n", report);
-                sd_bus_message_unref(reply);
-        }
-        sd_bus_unref(bus);
+                return show();
+        r = cli_bus_call(NULL, "SetProfile", &reply, "s", argv[optind]);
+        if (r == 0 && sd_bus_message_read(reply, "s", &report) > 0)
+                printf("%s\n", report);
+        sd_bus_message_unref(reply);
         return r;
 }

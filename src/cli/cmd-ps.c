@@ -25,7 +25,6 @@ int cmd_ps(int argc, char **argv) {
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
-        sd_bus *bus = NULL;
         sd_bus_message *reply = NULL;
         pid_t only = 0;
         int all = 0, c, r;
@@ -50,13 +49,9 @@ int cmd_ps(int argc, char **argv) {
                 fprintf(stderr, "qosctl ps: unexpected argument '%s'\n", argv[optind]);
                 return EXIT_USAGE;
         }
-        r = cli_bus_connect(&bus);
-        if (r == 0)
-                r = cli_bus_call(bus, "ListTasks", &reply, "b", all);
-        if (r != 0) {
-                sd_bus_unref(bus);
+        r = cli_bus_call(NULL, "ListTasks", &reply, "b", all);
+        if (r != 0)
                 return r;
-        }
 
         printf("%-7s %-7s %-15s %-16s %-9s %-30s %s\n", "PID", "TID", "COMM", "CLASS", "STATE", "RULE",
                "KNOBS");
@@ -73,7 +68,6 @@ int cmd_ps(int argc, char **argv) {
                        *origin ? origin : "-", knobs);
         }
         sd_bus_message_unref(reply);
-        sd_bus_unref(bus);
         if (r < 0) {
                 fprintf(stderr, "qosctl: malformed reply from qosd\n");
                 return EXIT_FAIL;

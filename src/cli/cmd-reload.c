@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* qosctl reload: have qosd load the rules again (atomically). */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "bus-client.h"
@@ -14,28 +13,14 @@ static void help(void) {
 }
 
 int cmd_reload(int argc, char **argv) {
-        static const struct option opts[] = {
-                { "help", no_argument, NULL, 'h' },
-                {},
-        };
-        sd_bus *bus = NULL;
         sd_bus_message *reply = NULL;
         const char *result;
-        int c, r;
-
-        while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
-                if (c == 'h') {
-                        help();
-                        return EXIT_OK;
-                }
-                return EXIT_USAGE;
-        }
-        r = cli_bus_connect(&bus);
-        if (r == 0)
-                r = cli_bus_call(bus, "Reload", &reply, "");
+        int r = cli_parse_help_only(argc, argv, help);
+        if (r >= 0)
+                return r;
+        r = cli_bus_call(NULL, "Reload", &reply, "");
         if (r == 0 && sd_bus_message_read(reply, "s", &result) > 0)
                 printf("%s\n", result);
         sd_bus_message_unref(reply);
-        sd_bus_unref(bus);
         return r;
 }

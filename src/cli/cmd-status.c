@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* qosctl status: qosd's counters and the result of the last reload. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,33 +56,13 @@ static int print_property(sd_bus_message *reply, const char *name) {
 }
 
 int cmd_status(int argc, char **argv) {
-        static const struct option opts[] = {
-                { "help", no_argument, NULL, 'h' },
-                {},
-        };
-        sd_bus *bus = NULL;
         sd_bus_message *reply = NULL;
-        sd_bus_error error = SD_BUS_ERROR_NULL;
-        int c, r;
-
-        while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
-                if (c == 'h') {
-                        help();
-                        return EXIT_OK;
-                }
-                return EXIT_USAGE;
-        }
-        r = cli_bus_connect(&bus);
+        int r = cli_parse_help_only(argc, argv, help);
+        if (r >= 0)
+                return r;
+        r = cli_bus_call("org.freedesktop.DBus.Properties", "GetAll", &reply, "s", QOS_BUS_INTERFACE);
         if (r != 0)
                 return r;
-        r = sd_bus_call_method(bus, QOS_BUS_NAME, QOS_BUS_PATH, "org.freedesktop.DBus.Properties",
-                               "GetAll", &error, &reply, "s", QOS_BUS_INTERFACE);
-        if (r < 0) {
-                r = cli_bus_error("status", &error, r);
-                sd_bus_error_free(&error);
-                sd_bus_unref(bus);
-                return r;
-        }
         r = sd_bus_message_enter_container(reply, 'a', "{sv}");
         while (r > 0) {
                 const char *name;
@@ -99,7 +78,6 @@ int cmd_status(int argc, char **argv) {
                         r = 1;
         }
         sd_bus_message_unref(reply);
-        sd_bus_unref(bus);
         if (r < 0) {
                 fprintf(stderr, "qosctl: malformed reply from qosd\n");
                 return EXIT_FAIL;

@@ -190,6 +190,19 @@ test_program() { # name
         echo "$QOSD_BIN/$1"
 }
 
+# A rule file in the admin directory: NAME.conf matching EXE, with a
+# process class (or "-" for none) and [Thread:GLOB] classes.
+write_rule() { # name exe class [glob class]...
+        local f="$QOSD_ROOT/etc/qos/apps.d/$1.conf" exe=$2 class=$3
+        shift 3
+        printf '[Match]\nExecutable=%s\n' "$exe" >"$f"
+        [ "$class" = - ] || printf '\n[Process]\nClass=%s\n' "$class" >>"$f"
+        while [ $# -ge 2 ]; do
+                printf '\n[Thread:%s]\nClass=%s\n' "$1" "$2" >>"$f"
+                shift 2
+        done
+}
+
 # Start qosd from the build on $QOSD_ROOT and wait until it is ready. Without
 # a bus (start_dbus) it runs with --no-bus. Extra arguments go to qosd.
 start_qosd() {

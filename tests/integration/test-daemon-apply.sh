@@ -10,16 +10,7 @@ qosd_root_init
 
 BG=$(test_program qos-app-bg)
 OTHER=$(test_program qos-app-other)
-cat >"$QOSD_ROOT/etc/qos/apps.d/app-bg.conf" <<EOF
-[Match]
-Executable=$BG
-
-[Process]
-Class=background
-
-[Thread:render*]
-Class=user-interactive
-EOF
+write_rule app-bg "$BG" background "render*" user-interactive
 
 bg=$(class_view background)
 ui=$(class_view user-interactive)

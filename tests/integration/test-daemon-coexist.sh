@@ -9,13 +9,7 @@ start_dbus
 qosd_root_init
 
 BG=$(test_program qos-app-bg)
-cat >"$QOSD_ROOT/etc/qos/apps.d/app-bg.conf" <<EOF
-[Match]
-Executable=$BG
-
-[Process]
-Class=background
-EOF
+write_rule app-bg "$BG" background
 bg=$(class_view background)
 def=$(class_view utility)
 

@@ -15,13 +15,7 @@ assert_contains "$OUT" "qosd is not running" "status without a daemon"
 ok "no daemon: exit 5 and a clear message"
 
 BG=$(test_program qos-app-bg)
-cat >"$QOSD_ROOT/etc/qos/apps.d/app-bg.conf" <<EOF
-[Match]
-Executable=$BG
-
-[Process]
-Class=background
-EOF
+write_rule app-bg "$BG" background
 start_qosd
 
 # The exported interface equals the shipped introspection file.

@@ -14,13 +14,7 @@ BG=$(test_program qos-app-bg)
 OTHER=$(test_program qos-app-other)
 STORM="$QOSD_BIN/qos-storm"
 cp "$QOS_FORK_STORM" "$STORM"
-cat >"$QOSD_ROOT/etc/qos/apps.d/app-bg.conf" <<EOF
-[Match]
-Executable=$BG
-
-[Process]
-Class=background
-EOF
+write_rule app-bg "$BG" background
 bg=$(class_view background)
 
 # Start the matched program at nice 5 and wait until qosd has set it.

@@ -10,13 +10,7 @@ start_dbus
 qosd_root_init
 
 BG=$(test_program qos-app-bg)
-cat >"$QOSD_ROOT/etc/qos/apps.d/app-bg.conf" <<EOF
-[Match]
-Executable=$BG
-
-[Process]
-Class=background
-EOF
+write_rule app-bg "$BG" background
 bg=$(class_view background)
 
 # Originals that are not the defaults (nice 4), so that restoring to the

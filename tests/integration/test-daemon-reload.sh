@@ -12,13 +12,7 @@ qosd_root_init
 BG=$(test_program qos-app-bg)
 UI=$(test_program qos-app-ui)
 rules="$QOSD_ROOT/etc/qos/apps.d"
-cat >"$rules/app-bg.conf" <<EOF
-[Match]
-Executable=$BG
-
-[Process]
-Class=background
-EOF
+write_rule app-bg "$BG" background
 bg=$(class_view background)
 ini=$(class_view user-initiated)
 def=$(class_view utility)
@@ -32,13 +26,7 @@ assert_eq "$(kernel_view "$b2")" "$bg" "before any reload"
 assert_eq "$(kernel_view "$u")" "$def" "unmatched before the rule exists"
 
 # A broken file: nothing changes, the errors say where.
-cat >"$rules/broken.conf" <<EOF
-[Match]
-Executable=$UI
-
-[Process]
-Class=warp-speed
-EOF
+write_rule broken "$UI" warp-speed
 expect_exit 1 "$QOSCTL" reload
 assert_contains "$OUT" "broken.conf:5" "reload error names file:line"
 assert_contains "$OUT" "previous rules stay in force" "reload error says the old set stays"

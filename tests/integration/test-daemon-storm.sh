@@ -14,23 +14,8 @@ qosd_root_init
 STORM="$QOSD_BIN/qos-storm"
 cp "$QOS_FORK_STORM" "$STORM"
 SURV=$(test_program qos-survivor)
-cat >"$QOSD_ROOT/etc/qos/apps.d/storm.conf" <<EOF
-[Match]
-Executable=$STORM
-
-[Process]
-Class=user-initiated
-EOF
-cat >"$QOSD_ROOT/etc/qos/apps.d/survivor.conf" <<EOF
-[Match]
-Executable=$SURV
-
-[Process]
-Class=user-initiated
-
-[Thread:keeper]
-Class=user-interactive
-EOF
+write_rule storm "$STORM" user-initiated
+write_rule survivor "$SURV" user-initiated "keeper" user-interactive
 initiated=$(class_view user-initiated)
 interactive=$(class_view user-interactive)
 
