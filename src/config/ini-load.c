@@ -129,19 +129,50 @@ static int apply_class(IniState *st, int unused, const char *value, RuleOrigin o
         return 0;
 }
 
+/* A typo of want: the same but for case, or at most two characters
+ * inserted, deleted or changed (Levenshtein, on short words only). */
+static bool looks_like(const char *got, const char *want) {
+        size_t n = strlen(got), m = strlen(want);
+        unsigned row[32];
+
+        if (strcasecmp(got, want) == 0)
+                return true;
+        if (m >= ELEMENTSOF(row) || n > m + 2 || m > n + 2)
+                return false;
+        for (size_t j = 0; j <= m; j++)
+                row[j] = (unsigned) j;
+        for (size_t i = 1; i <= n; i++) {
+                unsigned diag = row[0];
+                row[0] = (unsigned) i;
+                for (size_t j = 1; j <= m; j++) {
+                        unsigned up = row[j];
+                        unsigned cost = tolower((unsigned char) got[i - 1]) != tolower((unsigned char) want[j - 1]);
+                        unsigned best = diag + cost;
+                        if (row[j] + 1 < best)
+                                best = row[j] + 1;
+                        if (row[j - 1] + 1 < best)
+                                best = row[j - 1] + 1;
+                        row[j] = best;
+                        diag = up;
+                }
+        }
+        return row[m] <= 2;
+}
+
 /* Unknown keys are common typos: say what was probably meant. */
 static void report_unknown_key(IniState *st, const char *name) {
-        for (size_t i = 0; i < ELEMENTSOF(keys); i++) {
-                if (strcasecmp(keys[i].key, name) != 0)
-                        continue;
-                if (keys[i].section == st->section)
-                        report(st, LOG_WARNING, st->line, "unknown key '%s' in [%s]; did you mean '%s'? Ignored",
-                               name, section_name(st->section), keys[i].key);
-                else
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++)
+                if (strcmp(keys[i].key, name) == 0) {
                         report(st, LOG_WARNING, st->line, "%s= belongs in [%s], not [%s]; ignored", keys[i].key,
                                section_name(keys[i].section), section_name(st->section));
-                return;
-        }
+                        return;
+                }
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++)
+                if (keys[i].section == st->section && looks_like(name, keys[i].key)) {
+                        report(st, LOG_WARNING, st->line, "unknown key '%s' in [%s]; did you mean '%s'? Ignored",
+                               name, section_name(st->section), keys[i].key);
+                        return;
+                }
         report(st, LOG_WARNING, st->line, "unknown key '%s' in [%s]; ignored", name, section_name(st->section));
 }
 
@@ -218,12 +249,21 @@ static void begin_section(IniState *st, char *name) {
         }
         if (st->section != SECTION_UNKNOWN)
                 return;
-        for (size_t i = 0; i < ELEMENTSOF(sections); i++)
-                if (strncasecmp(name, sections[i].name, strlen(sections[i].name) - (sections[i].kind == SECTION_THREAD)) == 0) {
-                        report(st, LOG_WARNING, st->line, "unknown section [%s]; did you mean [%s%s]? Its keys are ignored",
-                               name, sections[i].name, sections[i].kind == SECTION_THREAD ? "GLOB" : "");
+        for (size_t i = 0; i < ELEMENTSOF(sections); i++) {
+                bool thread = sections[i].kind == SECTION_THREAD;
+                /* "[thread:x]", "[Threads:x]": judge the part before the glob. */
+                const char *colon = strchr(name, ':');
+                _cleanup_free_ char *head = thread && colon ? strndup(name, (size_t) (colon - name)) : NULL;
+                if (thread && colon && !head) {
+                        note(st, -ENOMEM);
                         return;
                 }
+                if (thread ? head && looks_like(head, "Thread") : looks_like(name, sections[i].name)) {
+                        report(st, LOG_WARNING, st->line, "unknown section [%s]; did you mean [%s%s]? Its keys are ignored",
+                               name, sections[i].name, thread ? colon + 1 : "");
+                        return;
+                }
+        }
         report(st, LOG_WARNING, st->line, "unknown section [%s]; its keys are ignored", name);
 }
 

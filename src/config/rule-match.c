@@ -154,13 +154,18 @@ int ruleset_match(const RuleSet *rs, const ProcessInfo *proc, const char *thread
                 decide = scope_match(&rs->scopes[0], proc, user);
         else
                 decide = system;
-        if (!decide)
-                return 0;
 
-        /* A user's files never lift the system's limit for the process. */
+        /* A user's files never lift the system's limit for the process,
+         * not even by masking the file that sets it. */
         apply_limit(ret, decide);
         if (user)
                 apply_limit(ret, system);
+        if (!decide) {
+                if (ret->max_class == QCLASS_UNSPECIFIED)
+                        return 0;
+                ret->app = system->name;
+                return 1;
+        }
 
         const ThreadRule *t = thread_name ? app_rule_match_thread(decide, thread_name) : NULL;
         const ClassSetting *c = t ? &t->class : &decide->process;

@@ -105,7 +105,8 @@ size_t ruleset_n_files(const RuleSet *rs);
  * the process as a whole). Returns 1 if an application's rules matched, 0
  * if none (ret is then all UNSPECIFIED). With 1, ret->class may still be
  * UNSPECIFIED when the application only sets a limit or only names other
- * threads. Precedence is described in qos.d(5). */
+ * threads, or when the owner's own files mask the system's rule but its
+ * MaxClass still holds. Precedence is described in qos.d(5). */
 int ruleset_match(const RuleSet *rs, const ProcessInfo *proc, const char *thread_name,
                   MatchResult *ret);
 
