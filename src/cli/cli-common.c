@@ -168,7 +168,7 @@ int cli_report_apply_error(pid_t tid, int r, const ApplyResult *res, QClass c) {
 }
 
 void cli_print_changes(pid_t tid, const char *comm, const ApplyResult *res) {
-        char a[32], b[32];
+        char a[TASK_ATTR_VALUE_MAX], b[TASK_ATTR_VALUE_MAX];
         printf("%d (%s):", (int) tid, comm);
         if (res->changed == 0 && !(res->before.reset_on_fork != res->after.reset_on_fork))
                 printf(" unchanged");

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef enum CgroupBackend {
         CGROUP_BACKEND_NONE,

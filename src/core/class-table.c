@@ -51,10 +51,13 @@
  *   (9.3x, 3.1x), so the class means the same against another session as
  *   against a thread of its own. A moved thread leaves its session's
  *   autogroup (autogroup applies only in the root cgroup): it competes
- *   with every session at the root, with this weight. Real-time budgets
- *   of 50% and 20% of each CPU, because with CONFIG_RT_GROUP_SCHED a group
- *   without one refuses SCHED_FIFO/RR (rtkit would fail for an audio
- *   thread); both fit in the root's 95%.
+ *   with every session at the root, with this weight.
+ * Real-time budgets (v1 with CONFIG_RT_GROUP_SCHED, as here): a group
+ *   without one refuses SCHED_FIFO/RR to its threads, so rtkit could no
+ *   longer make an audio thread real-time, nor an admin chrt a background
+ *   one, once qosd had moved it. 50%, 20% and 10% of each CPU: the most
+ *   for the class audio threads are in, and together within the root's
+ *   95% with room left for other managers.
  * utility: no group. Its threads stay where the kernel put them.
  */
 static const ClassKnobs class_table[_QCLASS_MAX] = {
@@ -107,6 +110,7 @@ static const ClassKnobs class_table[_QCLASS_MAX] = {
                 .reset_on_fork = false,
                 .group_weight = 1,
                 .group_idle = true,
+                .group_rt_pct = 10,
         },
 };
 

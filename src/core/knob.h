@@ -3,6 +3,8 @@
  * reported on its own, so a kernel that lacks one still gets the rest. */
 #pragma once
 
+#include <stddef.h>
+
 typedef enum Knob {
         KNOB_POLICY,      /* SCHED_NORMAL / SCHED_BATCH / SCHED_IDLE */
         KNOB_NICE,

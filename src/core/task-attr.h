@@ -35,7 +35,9 @@ unsigned task_attr_diff(const TaskAttr *a, const TaskAttr *b, unsigned mask);
 bool task_attr_is_realtime(const TaskAttr *a);
 
 /* Human-readable value of one knob ("batch", "-4", "0.70ms", "be/2",
- * "qos.background", "autogroup", "foreign"). */
+ * "qos.background", "autogroup", "foreign"); TASK_ATTR_VALUE_MAX holds
+ * any (a group's name has the prefix in it). */
+#define TASK_ATTR_VALUE_MAX 96
 const char *task_attr_format_knob(const TaskAttr *a, Knob k, char *buf, size_t size);
 
 const char *sched_policy_to_string(int policy);

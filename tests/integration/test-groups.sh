@@ -40,11 +40,16 @@ else
         assert_eq "$(cat "$uidir/cpu.weight")" 1000 "user-interactive weight"
 fi
 if [ -f "$uidir/cpu.rt_runtime_us" ]; then
-        assert_eq "$(cat "$uidir/cpu.rt_runtime_us")" 500000 "user-interactive real-time budget"
-        # Without a budget the kernel would refuse real-time here (rtkit).
+        assert_eq "$(cat "$uidir/cpu.rt_runtime_us") $(cat "$bgdir/cpu.rt_runtime_us")" "500000 100000" \
+                "real-time budgets"
+        # Without a budget the kernel would refuse real-time here (rtkit, chrt).
         chrt -f -p 1 "$ui" || fail "a user-interactive thread cannot become real-time in its group"
+        chrt -r -p 1 "$bg" || fail "a background thread cannot become real-time in its group"
+        "$QOSCTL" set -c user-interactive -p "$ui" 2>/dev/null && fail "qosctl changed a real-time thread"
         chrt -o -p 0 "$ui"
+        chrt -o -p 0 "$bg"
         "$QOSCTL" set -c user-interactive -p "$ui"
+        "$QOSCTL" set -c background -p "$bg"
 fi
 ok "groups carry the class table's share"
 

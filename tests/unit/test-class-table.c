@@ -100,7 +100,12 @@ static void test_group_fields(void **state) {
         }
         assert_true(rt <= 95);
         assert_true(class_knobs(QCLASS_BACKGROUND)->group_idle);
-        assert_int_equal(class_knobs(QCLASS_BACKGROUND)->group_rt_pct, 0);
+        /* Every group allows real-time (rtkit, chrt), the user classes most. */
+        for (QClass c = QCLASS_BACKGROUND; c <= QCLASS_USER_INTERACTIVE; c++)
+                if (class_has_group(c))
+                        assert_true(class_knobs(c)->group_rt_pct > 0);
+        assert_true(class_knobs(QCLASS_USER_INTERACTIVE)->group_rt_pct >
+                    class_knobs(QCLASS_BACKGROUND)->group_rt_pct);
         assert_true(class_knobs(QCLASS_USER_INTERACTIVE)->group_weight >
                     class_knobs(QCLASS_USER_INITIATED)->group_weight);
         assert_true(class_knobs(QCLASS_USER_INITIATED)->group_weight > 100);
