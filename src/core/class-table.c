@@ -46,12 +46,13 @@
  * background: an idle group. The kernel runs it only when no other group
  *   at the root wants the CPU, which is SCHED_IDLE across sessions.
  *   Weight 1 is the fallback where cpu.idle is missing (before 5.15).
- * user-interactive, user-initiated: weights 1000 and 300 where one
- *   session has 100, the ratios nice -10 and -5 give inside a group
- *   (9.3x, 3.1x), so the class means the same against another session as
- *   against a thread of its own. A moved thread leaves its session's
- *   autogroup (autogroup applies only in the root cgroup): it competes
- *   with every session at the root, with this weight.
+ * user-interactive, user-initiated: weights 1000 and 300 where a session
+ *   has 100. Against other applications the group's weight is what counts,
+ *   not the thread's nice: 10x and 3x a session, the ratios nice -10 and
+ *   -5 give within a group, and bounded: a runaway user-interactive thread
+ *   takes at most 1000/(1000 + 100n) of the CPU from n busy sessions. A
+ *   moved thread leaves its session's autogroup (autogroup applies only in
+ *   the root cgroup) and competes at the root with every session.
  * Real-time budgets (v1 with CONFIG_RT_GROUP_SCHED, as here): a group
  *   without one refuses SCHED_FIFO/RR to its threads, so rtkit could no
  *   longer make an audio thread real-time, nor an admin chrt a background

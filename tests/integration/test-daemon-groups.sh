@@ -67,6 +67,17 @@ refused=$(qosd_status KnobsRefused)
 assert_eq "$(qosd_status KnobsRefused)" "$refused" "a re-evaluation does not try the group again"
 ok "a thread in a foreign cgroup is left there, and explain says so"
 
+# Another manager takes a thread out of qosd's group later: someone else's
+# change, respected like a renice, also on exit.
+THREADS_BIN=$APP start_threads bgw
+mt=$(tid_of bgw)
+wait_cgroup "$mt" "/$P.background" "thread of a process started under the rule"
+echo "$mt" >"$foreign/$CGROUP_THREADS"
+"$QOSCTL" reload >/dev/null
+assert_eq "$(cgroup_of "$mt")" "/qos-test-foreign-$$" "qosd did not take it back"
+assert_contains "$("$QOSCTL" explain "$mt")" "changed by someone else" "explain says why"
+ok "a thread moved out of qosd's group by someone else is left where they put it"
+
 # A user-interactive thread creates a thread: the kernel resets its knobs,
 # not its cgroup; qosd moves it to where its creator came from.
 mkfifo "$TEST_TMP/cmd"
