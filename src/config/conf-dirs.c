@@ -310,7 +310,8 @@ int conf_layout_build(ConfLayout *ret, const char *const *dirs, size_t n_dirs, D
         if (r < 0)
                 goto finish;
 
-        qsort(l.items, l.n, sizeof *l.items, cmp_entry);
+        if (l.n > 0) /* qsort(NULL, 0, ...) is undefined; no rule files is normal */
+                qsort(l.items, l.n, sizeof *l.items, cmp_entry);
         for (size_t i = 0; i < l.n;) {
                 size_t j = i + 1;
                 while (j < l.n && strcmp(l.items[j].unit, l.items[i].unit) == 0)

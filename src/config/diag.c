@@ -79,8 +79,10 @@ static int cmp_diag(const void *a, const void *b, void *userdata) {
 }
 
 int diag_list_sort(DiagList *l) {
-        _cleanup_free_ size_t *order = calloc(l->n ? l->n : 1, sizeof *order);
-        _cleanup_free_ Diag *sorted = calloc(l->n ? l->n : 1, sizeof *sorted);
+        if (l->n == 0)
+                return 0; /* items may be NULL: no qsort or memcpy on it */
+        _cleanup_free_ size_t *order = calloc(l->n, sizeof *order);
+        _cleanup_free_ Diag *sorted = calloc(l->n, sizeof *sorted);
         if (!order || !sorted)
                 return -ENOMEM;
         for (size_t i = 0; i < l->n; i++)
