@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "ini-load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -25,10 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 (void) app_rule_match_thread(&app, "ui-main");
                 (void) app_rule_match_thread(&app, "");
         }
-        for (size_t i = 0; i < diag.n; i++)
-                if (!diag.items[i].message || !diag.items[i].path)
-                        __builtin_trap();
+        fuzz_check_diags(&diag);
         app_rule_done(&app);
-        diag_list_clear(&diag);
         return 0;
 }

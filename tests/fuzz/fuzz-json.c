@@ -2,6 +2,7 @@
 /* libFuzzer target for the schedqos JSON loader. */
 #include <stdint.h>
 
+#include "fuzz.h"
 #include "schedqos-json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -16,10 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                 break;
                         (void) app_rule_match_thread(&apps.items[i], "main");
                 }
-        for (size_t i = 0; i < diag.n; i++)
-                if (!diag.items[i].message || !diag.items[i].path)
-                        __builtin_trap();
+        fuzz_check_diags(&diag);
         app_rule_list_done(&apps);
-        diag_list_clear(&diag);
         return 0;
 }
