@@ -8,6 +8,7 @@
 #include "macro.h"
 #include "sched-syscall.h"
 #include "task-apply.h"
+#include "task-privilege.h"
 
 #define SCHED_KNOBS (KNOB_BIT(KNOB_POLICY) | KNOB_BIT(KNOB_NICE) | KNOB_BIT(KNOB_SLICE))
 
@@ -173,7 +174,18 @@ int task_apply_class(pid_t tid, QClass c, ApplyResult *ret) {
         if (!qclass_is_valid(c))
                 return -EINVAL;
         class_target_attr(c, kernel_caps(), &want);
-        return task_apply_attr(tid, &want, KNOBS_ALL, ret);
+        if (kernel_caps()->privileged)
+                return task_apply_attr(tid, &want, KNOBS_ALL, ret);
+
+        /* Without privilege the kernel will not clear reset-on-fork; aim
+         * for what can be reached so that a demotion is not reported as a
+         * refused promotion. */
+        TaskAttr before;
+        int r = task_attr_read(tid, &before);
+        if (r < 0)
+                return r;
+        task_attr_unprivileged_target(&before, &want);
+        return task_apply_attr_from(tid, &before, &want, KNOBS_ALL, ret);
 }
 
 int apply_result_error(const ApplyResult *r) {
