@@ -91,6 +91,13 @@ typedef struct RuleSources {
         size_t n_dirs;
         const char *const *files;
         size_t n_files;
+        /* Called around reading one user's directories, so that a loader
+         * running as root can take that user's file-system identity and
+         * never read what the user could not (a symlink to a root-only
+         * file). A negative return skips that user's rules, with a warning. */
+        int (*enter_user)(uid_t uid, void *userdata);
+        void (*leave_user)(uid_t uid, void *userdata);
+        void *userdata;
 } RuleSources;
 
 typedef struct RuleSet RuleSet;

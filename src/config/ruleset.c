@@ -3,6 +3,7 @@
  * schedqos-json.c), then the indexes the matcher uses. */
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 
 #include "ini-load.h"
 #include "macro.h"
@@ -225,7 +226,20 @@ static int ruleset_load_all(RuleSet *rs, const RuleSources *src, DiagList *diag)
                         seen |= src->user_dirs[j].uid == src->user_dirs[i].uid;
                 if (seen)
                         continue;
-                r = load_user_scope(rs, src, src->user_dirs[i].uid, diag);
+                uid_t uid = src->user_dirs[i].uid;
+                if (src->enter_user) {
+                        r = src->enter_user(uid, src->userdata);
+                        if (r < 0) {
+                                r = diag_add(diag, LOG_WARNING, src->user_dirs[i].dir, 0,
+                                             "rules of uid %u skipped: %s", (unsigned) uid, strerror(-r));
+                                if (r < 0)
+                                        return r;
+                                continue;
+                        }
+                }
+                r = load_user_scope(rs, src, uid, diag);
+                if (src->leave_user)
+                        src->leave_user(uid, src->userdata);
                 if (r < 0)
                         return r;
         }
