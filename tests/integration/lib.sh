@@ -236,6 +236,28 @@ stop_qosd() { # [signal]
         fi
 }
 
+# qos-test-threads --commands as PROGRAM (a copy a rule matches), driven
+# through fd 7; COMMANDS_PID is the process.
+start_commands() { # program
+        mkfifo "$TEST_TMP/cmd"
+        "$1" --commands main <"$TEST_TMP/cmd" >"$TEST_TMP/cmd.out" &
+        COMMANDS_PID=$!
+        on_exit "kill $COMMANDS_PID"
+        exec 7>"$TEST_TMP/cmd"
+        on_exit "exec 7>&-"
+        wait_for grep -qx ready "$TEST_TMP/cmd.out" || fail "command helper did not start"
+}
+
+# Send a command that names thread NAME (spawn, spawn-from, rename), wait
+# for its "TID NAME" answer and print the TID.
+command_tid() { # name command...
+        local name=$1
+        shift
+        echo "$*" >&7
+        wait_for grep -q " $name\$" "$TEST_TMP/cmd.out" || fail "'$*' got no answer"
+        awk -v n="$name" '$2 == n { t = $1 } END { print t }' "$TEST_TMP/cmd.out"
+}
+
 # One counter from `qosctl status`.
 qosd_status() { # name
         "$QOSCTL" status | awk -v n="$1" '$1 == n { print $2 }'

@@ -80,20 +80,10 @@ ok "a thread moved out of qosd's group by someone else is left where they put it
 
 # A user-interactive thread creates a thread: the kernel resets its knobs,
 # not its cgroup; qosd moves it to where its creator came from.
-mkfifo "$TEST_TMP/cmd"
-"$APP" --commands main <"$TEST_TMP/cmd" >"$TEST_TMP/cmd.out" &
-cp=$!
-on_exit "kill $cp"
-exec 7>"$TEST_TMP/cmd"
-on_exit "exec 7>&-"
-wait_for grep -qx ready "$TEST_TMP/cmd.out" || fail "command helper did not start"
-echo "spawn uiw-a" >&7
-wait_for grep -q " uiw-a$" "$TEST_TMP/cmd.out" || fail "spawn failed"
-ua=$(awk '$2 == "uiw-a" { print $1 }' "$TEST_TMP/cmd.out")
+start_commands "$APP"
+ua=$(command_tid uiw-a spawn uiw-a)
 wait_cgroup "$ua" "/$P.user-interactive" "user-interactive thread of the command helper"
-echo "spawn-from uiw-a kid" >&7
-wait_for grep -q " kid$" "$TEST_TMP/cmd.out" || fail "spawn-from failed"
-kid=$(awk '$2 == "kid" { print $1 }' "$TEST_TMP/cmd.out")
+kid=$(command_tid kid spawn-from uiw-a kid)
 wait_cgroup "$kid" / "thread created by a user-interactive thread"
 assert_eq "$(stat_field "$kid" 19) $(cgroup_of "$ua")" "0 /$P.user-interactive" "kid at defaults, its creator unchanged"
 ok "a user-interactive thread's new thread leaves its creator's group"
