@@ -54,7 +54,7 @@ assert_eq "$(kernel_view "$rt")" "$rt_before" "real-time-from-start thread after
 ok "restoring on exit does not revert other people's changes"
 
 # ForeignChange=reapply takes threads back instead.
-printf '[Daemon]\nForeignChange=reapply\n' >"$QOSD_ROOT/etc/qos/qosd.conf"
+printf '[Daemon]\nUserRules=no\nForeignChange=reapply\n' >"$QOSD_ROOT/etc/qos/qosd.conf"
 THREADS_BIN=$BG start_threads again
 a=$(tid_of again)
 start_qosd

@@ -47,7 +47,7 @@ assert_eq "$(kernel_view "$w2")" "$orig_w2" "SIGTERM restores the true original 
 ok "after two crashes, SIGTERM restores the true originals"
 
 # RestoreOnExit=no: classes stay on SIGTERM; a later qosd still knows the originals.
-printf '[Daemon]\nRestoreOnExit=no\n' >"$QOSD_ROOT/etc/qos/qosd.conf"
+printf '[Daemon]\nUserRules=no\nRestoreOnExit=no\n' >"$QOSD_ROOT/etc/qos/qosd.conf"
 start_qosd
 stop_qosd TERM
 assert_eq "$(kernel_view "$app")" "$bg" "RestoreOnExit=no leaves the class"
