@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# kernel-matrix: vm
 # Real unprivileged users: anyone may demote their own threads; raising a
 # class is refused with exit code 4 and advice; another user's threads are
 # off limits.

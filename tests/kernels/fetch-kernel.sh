@@ -41,4 +41,5 @@ if ! compgen -G "$dir/boot/vmlinuz-*" >/dev/null; then
         rm -rf "$dir"
         mv "$tmp/root" "$dir"
 fi
-compgen -G "$dir/boot/vmlinuz-*" | head -n 1
+vmlinuz=("$dir"/boot/vmlinuz-*)
+echo "${vmlinuz[0]}"

@@ -17,7 +17,8 @@ source=$(realpath "$3")
 list=$(realpath "$4")
 here=$(dirname "$(realpath "$0")")
 # sh is the host's (dash on Debian), so scripts meet the shell they meet there.
-tools=(bash sh ionice runuser useradd userdel ${QOS_VM_TOOLS:-})
+read -ra extra_tools <<<"${QOS_VM_TOOLS:-}"
+tools=(bash sh ionice runuser useradd userdel "${extra_tools[@]}")
 
 root=$(mktemp -d /tmp/qos-initramfs.XXXXXX)
 trap 'rm -rf "$root"' EXIT
@@ -67,7 +68,7 @@ for m in $(grep -ho 'pam_[a-z0-9_]*\.so' "$root"/etc/pam.d/* | sort -u); do
         [ -e "$pam_dir/$m" ] && put "$pam_dir/$m" && elves+=("$pam_dir/$m")
 done
 # glibc loads libgcc_s when a thread exits or is cancelled.
-gcc_s=$(ldconfig -p | awk '/libgcc_s\.so\.1 .*x86-64/ { print $NF; exit }')
+gcc_s=$(ldconfig -p | awk '/libgcc_s\.so\.1 .*x86-64/ && !f { f = $NF } END { print f }')
 [ -n "$gcc_s" ] && put "$gcc_s" && elves+=("$gcc_s")
 
 # The build tree's programs and libraries, and the source tree (the test
