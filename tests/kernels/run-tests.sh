@@ -25,14 +25,14 @@ while IFS=$'\t' read -r name suite timeout workdir cmd; do
         (cd "$workdir" && exec timeout "$timeout" bash -c "$cmd") >"$out" 2>&1 </dev/null
         rc=$?
         secs=$(awk -v a="$start" -v b="$(uptime_s)" 'BEGIN { printf "%.1f", b - a }')
-        cat "$out"
+        awk 1 "$out" # a last line without its newline would swallow ours
         case $rc in
         0) result=PASS passed=$((passed + 1)) ;;
         77) result=SKIP skipped=$((skipped + 1)) ;;
         *)
                 result=FAIL failed=$((failed + 1))
                 [ "$rc" = 124 ] && echo "timed out after ${timeout}s" >>"$out"
-                tail -n 20 "$out" | sed "s/^/QOS-LOG $name | /" >&3
+                tail -n 20 "$out" | awk -v n="$name" '{ print "QOS-LOG " n " | " $0 }' >&3
                 ;;
         esac
         echo "=== $name: $result (exit $rc, ${secs}s)"

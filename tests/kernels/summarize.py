@@ -18,7 +18,7 @@ FEATURES = ["autogroup", "cpu.idle", "proc-connector"]
 
 def parse(path):
     r = {"name": os.path.basename(path)[:-len(".txt")], "tests": [], "logs": [],
-         "knobs": {}, "features": {}, "done": False, "release": "?", "cgroup": "?",
+         "knobs": {}, "features": {}, "done": None, "release": "?", "cgroup": "?",
          "seconds": None, "timeout": None}
     with open(path, errors="replace") as f:
         for line in f:
@@ -42,7 +42,7 @@ def parse(path):
             elif word == "QOS-LOG":
                 r["logs"].append(rest)
             elif word == "QOS-DONE":
-                r["done"] = True
+                r["done"] = [int(n) for n in rest.split()]
             elif word == "QOS-TIME":
                 r["seconds"] = float(rest)
             elif word == "QOS-TIMEOUT":
@@ -50,11 +50,24 @@ def parse(path):
     return r
 
 
+def tally(r):
+    return [sum(t[2] == w for t in r["tests"]) for w in ("PASS", "FAIL", "SKIP")]
+
+
+def problem(r):
+    """Why a run's results cannot be trusted whole, or None."""
+    if r["timeout"]:
+        return f"timed out after {r['timeout']}s"
+    if r["done"] is None:
+        return "did not finish (see its console log)"
+    if r["done"] != tally(r):
+        return f"counted {r['done']} passed/failed/skipped, but its result lines say {tally(r)}"
+    return None
+
+
 def counts(r):
-    p = sum(t[2] == "PASS" for t in r["tests"])
-    f = sum(t[2] == "FAIL" for t in r["tests"]) + (0 if r["done"] else 1)
-    s = sum(t[2] == "SKIP" for t in r["tests"])
-    return p, f, s
+    p, f, s = tally(r)
+    return p, f + (1 if problem(r) else 0), s
 
 
 def cell(value):
@@ -89,9 +102,8 @@ def main():
                 print(f"  FAIL {name}")
         for line in r["logs"]:
             print(f"    {line}")
-        if not r["done"]:
-            why = f"timed out after {r['timeout']}s" if r["timeout"] else "did not finish (see its console log)"
-            print(f"  the run {why}")
+        if problem(r):
+            print(f"  the run {problem(r)}")
     with open(out, "w") as f:
         f.write(table(runs))
     print(f"{total[0]} passed, {total[1]} failed, {total[2]} skipped")
