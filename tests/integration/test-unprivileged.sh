@@ -43,3 +43,12 @@ expect_exit 4 as "$bob" "$qosctl" set -c background -p "$tid"
 assert_contains "$OUT" "belongs to another user" "another user's thread"
 assert_eq "$(stat_field "$tid" 41) $(stat_field "$tid" 19)" "0 0" "alice's thread untouched by bob"
 ok "another user's thread refused"
+
+# What the kernel supports does not depend on who asks: an unprivileged
+# caller already in background (SCHED_IDLE, which it may not leave to try
+# a slice on itself) sees the same knob table as root.
+table() { sed -n '/^KNOB/,$p'; }
+want=$("$QOSCTL" classes | table)
+got=$(as "$alice" "$qosctl" run -c background "$qosctl" classes | table)
+assert_eq "$got" "$want" "knob table of an idle unprivileged caller"
+ok "knob support probed the same without privilege"
