@@ -1,14 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The kernel matrix's whole root file system, as an initramfs: busybox for
-# the small tools, the real bash/util-linux/passwd tools the tests use, the
-# build and source trees at the same absolute paths as on this machine (so
-# the commands meson registered run unchanged), and every shared library
-# any of them needs.
+# The kernel matrix's whole root file system, as an initramfs: this
+# machine's own command-line tools (and PAM for runuser), busybox for what
+# else a bare system needs, the build and source trees at the same absolute
+# paths as here (so the commands meson registered run unchanged), and every
+# shared library any of them needs. No disk image, no network.
 #
 # Usage: make-initramfs.sh OUT.cpio BUILD_DIR SOURCE_DIR TESTS.LIST
 # QOS_VM_TOOLS adds programs (by name, looked up in PATH) for tests that
-# need more, e.g. QOS_VM_TOOLS="dbus-daemon".
+# need more, e.g. QOS_VM_TOOLS="python3" (without its modules).
 set -euo pipefail
 
 out=$(realpath -m "$1")
@@ -16,9 +16,15 @@ build=$(realpath "$2")
 source=$(realpath "$3")
 list=$(realpath "$4")
 here=$(dirname "$(realpath "$0")")
-# sh is the host's (dash on Debian), so scripts meet the shell they meet there.
+# The host's own programs, so that tests meet in the VM the commands they
+# meet on the host (busybox lacks some, e.g. nice and pgrep, and differs in
+# others): every program of these packages, the shell and awk Debian
+# links (dash, mawk), and what the daemon's tests use where installed
+# (a private D-Bus bus). Busybox fills the rest (mount, ip, poweroff).
+packages=(coreutils grep sed findutils diffutils procps util-linux passwd)
 read -ra extra_tools <<<"${QOS_VM_TOOLS:-}"
-tools=(bash sh ionice runuser useradd userdel "${extra_tools[@]}")
+tools=(bash sh awk ionice runuser useradd userdel "${extra_tools[@]}")
+optional_tools=(dbus-daemon busctl)
 
 root=$(mktemp -d /tmp/qos-initramfs.XXXXXX)
 trap 'rm -rf "$root"' EXIT
@@ -43,19 +49,31 @@ put() { # path...
         done
 }
 
-# The shared libraries (and the loader) of each ELF file given.
+# The shared libraries (and the loader) of each ELF file given; scripts
+# and static programs have none.
 libs_of() { # file...
         local f
         for f in "$@"; do
-                ldd "$f" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
+                { ldd "$f" 2>/dev/null || true; } | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
         done | sort -u
 }
 
 elves=()
+while IFS= read -r p; do
+        [ -f "$p" ] || continue
+        put "$p"
+        elves+=("$p")
+done < <(for pkg in "${packages[@]}"; do dpkg -L "$pkg" 2>/dev/null; done | grep -E '^(/usr)?/s?bin/[^/]+$')
 for t in "${tools[@]}"; do
         p=$(command -v "$t") || { echo "make-initramfs: $t not found" >&2; exit 1; }
         put "$p"
         elves+=("$p")
+done
+for t in "${optional_tools[@]}"; do
+        if p=$(command -v "$t"); then
+                put "$p"
+                elves+=("$p")
+        fi
 done
 
 # PAM for runuser: the host's own configuration and the modules it names
