@@ -16,8 +16,10 @@ default_slice=$(sched_field 2 se.slice)
 # they work, left at the default and shown as n/a where they do not.
 if [ "$("$QOS_KERNEL_PROBE" slice)" = supported ]; then
         slices=("500000" "1000000" "8.00ms")
+        slice_changes=yes # every step of the loop below changes the slice
 else
         slices=("$default_slice" "$default_slice" "n/a")
+        slice_changes=no
 fi
 
 # policy nice se.slice ionice timerslack — what the class table promises.
@@ -33,8 +35,12 @@ tid=$(tid_of worker)
 [ -n "$tid" ] || fail "no worker thread"
 
 for class in user-interactive user-initiated background utility; do
-        "$QOSCTL" set -c "$class" -p "$tid" || fail "set $class exited $?"
+        out=$("$QOSCTL" set -v -c "$class" -p "$tid") || fail "set $class exited $?"
         assert_eq "$(kernel_view "$tid")" "${want[$class]}" "kernel view of $class"
+        # -v lists what the kernel reads back as changed: a slice the
+        # kernel ignored must never show up there as applied.
+        [[ $out == *" slice "* ]] && shown=yes || shown=no
+        assert_eq "$shown" "$slice_changes" "slice in set -v for $class ($out)"
         got=$("$QOSCTL" get -p "$tid" | awk 'NR == 2 { print $3 }')
         assert_eq "$got" "$class" "qosctl get reads $class back"
         ok "$class applied and read back"

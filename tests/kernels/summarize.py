@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Read the results each kernel-matrix run wrote (see run-tests.sh and
-report-kernel.sh for the lines), print a summary line per kernel and the
+"""Read the results each kernel-matrix run wrote (the lines are described
+in run-tests.sh and report-kernel.sh; init adds QOS-BOOTED SECONDS,
+boot.sh QOS-TIMEOUT SECONDS, check-kernels.sh QOS-TIME SECONDS), print a summary line per kernel and the
 failures, write the kernel x knob table as Markdown, and end with the
 total "N passed, N failed, N skipped" line. A kernel whose run did not
 finish (no QOS-DONE) counts as one more failure.
@@ -19,7 +20,7 @@ FEATURES = ["autogroup", "cpu.idle", "proc-connector"]
 def parse(path):
     r = {"name": os.path.basename(path)[:-len(".txt")], "tests": [], "logs": [],
          "knobs": {}, "features": {}, "done": None, "release": "?", "cgroup": "?",
-         "seconds": None, "timeout": None}
+         "seconds": None, "booted": None, "timeout": None}
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
@@ -45,6 +46,8 @@ def parse(path):
                 r["done"] = [int(n) for n in rest.split()]
             elif word == "QOS-TIME":
                 r["seconds"] = float(rest)
+            elif word == "QOS-BOOTED":
+                r["booted"] = float(rest)
             elif word == "QOS-TIMEOUT":
                 r["timeout"] = rest
     return r
@@ -96,6 +99,8 @@ def main():
         p, f, s = counts(r)
         total = [total[0] + p, total[1] + f, total[2] + s]
         took = f", {r['seconds']:.0f}s" if r["seconds"] is not None else ""
+        if r["booted"] is not None:
+            took += f" (booted in {r['booted']:.1f}s)"
         print(f"kernel {r['name']} ({r['release']}): {p} passed, {f} failed, {s} skipped{took}")
         for name, _, result, _ in r["tests"]:
             if result == "FAIL":
