@@ -17,11 +17,12 @@ source=$(realpath "$3")
 list=$(realpath "$4")
 here=$(dirname "$(realpath "$0")")
 # The host's own programs, so that tests meet in the VM the commands they
-# meet on the host (busybox lacks some, e.g. nice and pgrep, and differs in
-# others): every program of these packages, the shell and awk Debian
-# links (dash, mawk), and what the daemon's tests use where installed
-# (a private D-Bus bus). Busybox fills the rest (mount, ip, poweroff).
-packages=(coreutils grep sed findutils diffutils procps util-linux passwd)
+# meet on the host: busybox lacks some (nice, pgrep) and differs in others
+# (its renice -n adds to the nice value, which at nice 19 changes nothing).
+# So: every program of these packages, the shell and awk Debian links
+# (dash, mawk), and what the daemon's tests use where installed (a private
+# D-Bus bus). Busybox fills the rest (mount, ip, poweroff).
+packages=(coreutils grep sed findutils diffutils procps util-linux bsdutils passwd)
 read -ra extra_tools <<<"${QOS_VM_TOOLS:-}"
 tools=(bash sh awk ionice runuser useradd userdel "${extra_tools[@]}")
 optional_tools=(dbus-daemon busctl)
