@@ -7,7 +7,7 @@
 # log and result file per kernel in build-kernels/.
 #
 # Usage: check-kernels.sh [NAME...]   (default: every kernel in the list;
-# QOS_KERNELS="6.1 host" does the same from the environment)
+# QOS_KERNELS="6.1 host" does the same from the environment, "all" is all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=$PWD
@@ -18,7 +18,9 @@ scripts/install-deps.sh
 scripts/install-kernel-deps.sh
 
 # shellcheck disable=SC2206
-wanted=(${@:-${QOS_KERNELS:-$(awk '!/^#/ && NF { print $1 }' "$conf")}})
+wanted=(${@:-${QOS_KERNELS:-all}})
+# shellcheck disable=SC2207
+[ "${wanted[*]}" = all ] && wanted=($(awk '!/^#/ && NF { print $1 }' "$conf"))
 for name in "${wanted[@]}"; do
         awk -v n="$name" '$1 == n { found = 1 } END { exit !found }' "$conf" ||
                 { echo "check-kernels: no kernel '$name' in $conf" >&2; exit 2; }
