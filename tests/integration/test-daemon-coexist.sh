@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# kernel-matrix: vm
 # Coexistence: a thread someone else changed after qosd (renice, chrt) is
 # left alone on every later evaluation and on exit, counted, and explained;
 # real-time threads are never touched, not even when a rule matches them.

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# kernel-matrix: vm
 # Crash recovery: SIGKILL qosd, start it again. It recovers from the state
 # file and /proc what it had changed, does not take its own settings for
 # the originals (no double apply: nothing is changed again), and a later
