@@ -126,3 +126,65 @@ int broker_set_thread_class(pid_t tid, QClass c, int relpri, QClass *ret_granted
         lib_unlock(LIB_LOCK_BUS);
         return r;
 }
+
+static int begin_override_locked(pid_t waiter, uint64_t waiter_start, pid_t owner, uint64_t owner_start,
+                                 QClass c, uint64_t *ret_id, QClass *ret_lent) {
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+        const char *lent;
+        sd_bus *b;
+        int r = bus_get(&b);
+        if (r < 0)
+                return r;
+        r = sd_bus_call_method(b, QOS_BUS_NAME, QOS_BUS_PATH, QOS_BUS_INTERFACE,
+                               QOS_BUS_METHOD_BEGIN_OVERRIDE, &error, &reply,
+                               QOS_BUS_SIGNATURE_BEGIN_OVERRIDE, (int32_t) waiter, waiter_start,
+                               (int32_t) owner, owner_start, qclass_to_string(c));
+        if (r < 0) {
+                r = broker_error_to_errno(&error, r);
+                bus_drop_if_closed();
+                return r;
+        }
+        if (sd_bus_message_read(reply, "ts", ret_id, &lent) < 0 || *ret_id == 0)
+                return -EPROTO;
+        int l = qclass_from_string(lent);
+        if (l < 0 || !qclass_is_valid(l) || l > (int) c)
+                return -EPROTO;
+        *ret_lent = (QClass) l;
+        return 0;
+}
+
+int broker_begin_override(pid_t owner, QClass c, uint64_t *ret_id, QClass *ret_lent) {
+        uint64_t waiter_start, owner_start;
+        pid_t waiter = gettid();
+        int r = proc_start_time(waiter, &waiter_start);
+        if (r >= 0)
+                r = proc_start_time(owner, &owner_start);
+        if (r < 0)
+                return r;
+
+        lib_lock(LIB_LOCK_BUS);
+        r = begin_override_locked(waiter, waiter_start, owner, owner_start, c, ret_id, ret_lent);
+        lib_unlock(LIB_LOCK_BUS);
+        return r;
+}
+
+int broker_end_override(uint64_t id) {
+        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+        sd_bus *b;
+        int r;
+
+        lib_lock(LIB_LOCK_BUS);
+        r = bus_get(&b);
+        if (r >= 0) {
+                r = sd_bus_call_method(b, QOS_BUS_NAME, QOS_BUS_PATH, QOS_BUS_INTERFACE,
+                                       QOS_BUS_METHOD_END_OVERRIDE, &error, NULL,
+                                       QOS_BUS_SIGNATURE_END_OVERRIDE, id);
+                if (r < 0) {
+                        r = broker_error_to_errno(&error, r);
+                        bus_drop_if_closed();
+                }
+        }
+        lib_unlock(LIB_LOCK_BUS);
+        return r < 0 ? r : 0;
+}
