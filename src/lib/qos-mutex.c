@@ -223,7 +223,7 @@ int qos_mutex_timedlock(qos_mutex_t *m, const struct timespec *abstime) {
         return lock_slow(m, self, abstime);
 }
 
-static void unlock_slow(qos_mutex_t *m) {
+static void unlock_slow(qos_mutex_t *m, pid_t self) {
         qos_override_t *ended = NULL;
 
         /* Wake first: the waiter should not wait for our own way back
@@ -231,11 +231,17 @@ static void unlock_slow(qos_mutex_t *m) {
         futex_wake(&m->__word, 1);
 
         lib_lock(LIB_LOCK_OVERRIDE);
-        qos_override_t *o = m->__lent;
-        m->__lent = NULL;
+        /* Only what was lent to us: between our exchange and this lock the
+         * next owner may have taken the mutex, and been lent to. */
+        qos_override_t **keep = (qos_override_t **) &m->__lent, *o = *keep;
+        *keep = NULL;
         while (o) {
                 qos_override_t *next = o->next;
-                if (o->pending)
+                if (o->tid != self) {
+                        *keep = o;
+                        keep = &o->next;
+                        *keep = NULL;
+                } else if (o->pending)
                         o->orphaned = true;
                 else {
                         if (!o->brokered)
@@ -258,6 +264,6 @@ int qos_mutex_unlock(qos_mutex_t *m) {
         /* Release: our critical section happens before the next owner's. */
         unsigned old = __atomic_exchange_n(&m->__word, 0, __ATOMIC_RELEASE);
         if (__builtin_expect(old & MUTEX_WAITERS, 0))
-                unlock_slow(m);
+                unlock_slow(m, (pid_t) (old & MUTEX_TID_MASK));
         return 0;
 }
