@@ -30,6 +30,7 @@ typedef struct Entry {
 #define BUCKETS 64
 static Entry *buckets[BUCKETS];
 static size_t n_entries;
+static unsigned long n_pushes;
 
 static Entry **slot(pid_t tid) {
         Entry **p = &buckets[(unsigned) tid % BUCKETS];
@@ -89,6 +90,7 @@ int override_push_locked(pid_t tid, QClass c, qos_override_t **ret) {
                 e->have_base = true;
         }
         override_stack_push(&e->stack, c);
+        n_pushes++;
         e->gen++;
         e->inflight++;
         o->tid = tid;
@@ -185,6 +187,13 @@ qos_mutex_t *override_waiting_on_locked(pid_t tid) {
 size_t override_registry_size(void) {
         lib_lock(LIB_LOCK_OVERRIDE);
         size_t n = n_entries;
+        lib_unlock(LIB_LOCK_OVERRIDE);
+        return n;
+}
+
+unsigned long override_registry_pushes(void) {
+        lib_lock(LIB_LOCK_OVERRIDE);
+        unsigned long n = n_pushes;
         lib_unlock(LIB_LOCK_OVERRIDE);
         return n;
 }

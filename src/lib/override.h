@@ -42,7 +42,11 @@ void override_pop_locked(const qos_override_t *o);
 
 /* Bring tid's settings to what its stack says now, repeating until no
  * other push or pop raced with the change. Without the lock. Returns the
- * error of the first change of a class's identity knobs, or 0. */
+ * error of the first change of a class's identity knobs, or 0.
+ * Two settles of one thread may overlap: the one whose change lands last
+ * sees that the stack moved meanwhile and applies it again, so a thread
+ * can, for the length of one sched_setattr, still have a loan that has
+ * just been ended - never longer, and never for good. */
 int override_settle(pid_t tid);
 
 /* tid's class now: the higher of the top of its stack and what the
@@ -57,3 +61,6 @@ qos_mutex_t *override_waiting_on_locked(pid_t tid);
 /* How many threads have an entry (overrides, or a contended wait). For
  * tests: 0 once everything has ended. */
 size_t override_registry_size(void);
+
+/* How many overrides were pushed since the process started (for tests). */
+unsigned long override_registry_pushes(void);
