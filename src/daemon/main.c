@@ -18,6 +18,7 @@
 #include "qos-config.h"
 #include "reload.h"
 #include "scan.h"
+#include "overrides.h"
 #include "sched-profile.h"
 #include "task-apply.h"
 #include "task-control.h"
@@ -260,6 +261,7 @@ static void teardown(Manager *m) {
         }
         sched_profile_restore(m->profile);
         m->profile = NULL;
+        overrides_free(m);
         dbus_manager_stop(m);
         reload_free(m);
         event_source_free(m->source);
