@@ -20,7 +20,7 @@ require_root
 
 for ((r = 1; r <= REPS; r++)); do
         echo "== run $r of $REPS"
-        "$bench" inversion "$SECONDS_PER_LOCK"
+        setsid -w "$bench" inversion "$SECONDS_PER_LOCK"
 done
 echo
 "$bench" uncontended 20
