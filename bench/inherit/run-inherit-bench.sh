@@ -23,7 +23,7 @@ for ((r = 1; r <= REPS; r++)); do
         setsid -w "$bench" inversion "$SECONDS_PER_LOCK"
 done
 echo
-"$bench" uncontended 20
+"$bench" uncontended 10
 echo
 "$bench" override 2000
 

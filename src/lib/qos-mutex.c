@@ -28,8 +28,11 @@
 #define MUTEX_TID_MASK 0x3fffffffu  /* FUTEX_TID_MASK */
 
 /* gettid() is a system call; the fast path reads the TID from here. A
- * forked child's thread has a new TID, so fork forgets it. */
-static _Thread_local pid_t tid_cache;
+ * forked child's thread has a new TID, so fork forgets it. initial-exec:
+ * one %fs-relative load, where the default model for a shared library
+ * calls __tls_get_addr() on every lock (4 bytes of static TLS, which
+ * glibc reserves room for also when libqos is dlopen()ed). */
+static _Thread_local pid_t tid_cache __attribute__((tls_model("initial-exec")));
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 static void forget_tid(void) {
