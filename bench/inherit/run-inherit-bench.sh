@@ -32,9 +32,6 @@ qosd_root_init
 start_qosd
 user=qos-b-inherit
 make_user "$user"
-mkdir -p "$TEST_TMP/bin" "$TEST_TMP/lib"
-cp "$bench" "$TEST_TMP/bin/"
-cp -L "$B/src/lib/libqos.so.0" "$TEST_TMP/lib/"
-chmod -R a+rX "$TEST_TMP/bin" "$TEST_TMP/lib"
+copy_for_user "$B/src/lib/libqos.so.0" "$bench"
 runuser -u "$user" -- env LD_LIBRARY_PATH="$TEST_TMP/lib" DBUS_SYSTEM_BUS_ADDRESS="$DBUS_SYSTEM_BUS_ADDRESS" \
         "$TEST_TMP/bin/qos-bench-inherit" override 2000

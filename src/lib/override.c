@@ -12,6 +12,7 @@
 #include "sched-syscall.h"
 #include "task-apply.h"
 #include "task-privilege.h"
+#include "thread-apply.h"
 
 typedef struct Entry {
         struct Entry *next;
@@ -108,17 +109,8 @@ void override_pop_locked(const qos_override_t *o) {
 }
 
 static int apply(pid_t tid, const TaskAttr *want) {
-        const KernelCaps *caps = kernel_caps();
-        unsigned mask = caps->privileged ? KNOBS_ALL : task_unprivileged_knobs(tid == gettid());
-        ApplyResult res;
-        int r = task_apply_attr(tid, want, mask, &res);
-        if (r < 0)
-                return r;
-        unsigned identity = class_identity_knobs(caps);
-        for (Knob k = 0; k < _KNOB_MAX; k++)
-                if (res.failed & identity & KNOB_BIT(k))
-                        return res.error[k] == -EACCES ? -EPERM : res.error[k];
-        return 0;
+        unsigned mask = kernel_caps()->privileged ? KNOBS_ALL : task_unprivileged_knobs(tid == gettid());
+        return thread_apply_attr(tid, NULL, want, mask);
 }
 
 int override_settle(pid_t tid) {

@@ -13,10 +13,7 @@ require_root
 
 user=qos-t-override
 make_user "$user"
-mkdir -p "$TEST_TMP/bin" "$TEST_TMP/lib"
-cp "$QOS_OVERRIDE_CLIENT" "$TEST_TMP/bin/"
-cp -L "$QOS_LIB" "$TEST_TMP/lib/libqos.so.0"
-chmod -R a+rX "$TEST_TMP/bin" "$TEST_TMP/lib"
+copy_for_user "$QOS_LIB" "$QOS_OVERRIDE_CLIENT"
 
 client_start() { # mode
         coproc CLIENT { runuser -u "$user" -- env LD_LIBRARY_PATH="$TEST_TMP/lib" \
