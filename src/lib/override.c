@@ -183,6 +183,10 @@ size_t override_registry_size(void) {
         return n;
 }
 
+void override_count_loan_locked(void) {
+        n_pushes++;
+}
+
 unsigned long override_registry_pushes(void) {
         lib_lock(LIB_LOCK_OVERRIDE);
         unsigned long n = n_pushes;

@@ -62,5 +62,7 @@ qos_mutex_t *override_waiting_on_locked(pid_t tid);
  * tests: 0 once everything has ended. */
 size_t override_registry_size(void);
 
-/* How many overrides were pushed since the process started (for tests). */
+/* How many overrides were begun since the process started, here or
+ * through qosd (for tests); qos-mutex.c counts the latter. */
 unsigned long override_registry_pushes(void);
+void override_count_loan_locked(void);

@@ -127,6 +127,7 @@ static void lend(qos_mutex_t *m, pid_t self, unsigned w, bool *waiting) {
                                 if (!o)
                                         break;
                                 *o = (qos_override_t) { .tid = owner, .c = mine, .brokered = true, .pending = true };
+                                override_count_loan_locked();
                         }
                         o->next = cur->__lent;
                         cur->__lent = o;
