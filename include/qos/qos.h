@@ -369,8 +369,9 @@ int qos_pthread_override_begin(pthread_t thread, qos_class_t qos_class, qos_over
  * qos_override_end - end an override and free its handle
  *
  * Ending overrides in any order is fine. Returns 0, or -ESRCH if the
- * thread has exited meanwhile (the handle is freed all the same; nothing
- * is left behind), or the error of restoring the base.
+ * thread has exited meanwhile (through qosd: also if qosd has restarted
+ * since; the handle is freed all the same and nothing is left behind), or
+ * the error of restoring the base or of the call to qosd.
  */
 int qos_override_end(qos_override_t *override);
 

@@ -79,9 +79,13 @@ int qos_override_end(qos_override_t *o) {
 
         if (!o)
                 return -EINVAL;
-        if (o->brokered)
+        if (o->brokered) {
+                /* qosd forgets an override whose thread has exited (or all
+                 * of them, if it restarted): nothing is left to end. */
                 r = broker_end_override(o->daemon_id);
-        else {
+                if (r == -EINVAL)
+                        r = -ESRCH;
+        } else {
                 lib_lock(LIB_LOCK_OVERRIDE);
                 override_pop_locked(o);
                 lib_unlock(LIB_LOCK_OVERRIDE);

@@ -78,6 +78,7 @@ int main(int argc, char **argv) {
                 sem_post(&go);
                 pthread_join(t, NULL);
                 step("joined", 0, "");
+                step("end-after-exit", qos_override_end(o), "");
                 return 0;
         }
         r = qos_override_end(o);

@@ -85,8 +85,9 @@ client_start exit
 step "begin 0 utility"
 step "joined 0"
 wait_active 0 "after the owner exited"
+step "end-after-exit -3"
 client_done
-ok "an owner that exits leaves no override behind"
+ok "an owner that exits leaves no override behind (and ending it then says ESRCH)"
 
 # --- the client goes away without ending -------------------------------
 client_start override
