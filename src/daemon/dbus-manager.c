@@ -7,6 +7,7 @@
 #include "explain.h"
 #include "log.h"
 #include "macro.h"
+#include "overrides.h"
 #include "proc.h"
 #include "sched-profile.h"
 #include "qos-config.h"
@@ -206,6 +207,7 @@ COUNTER(m->counters.reloads, reloads)
 COUNTER(m->counters.reload_failures, reload_failures)
 COUNTER(m->last_reload.time_usec, last_reload_time)
 COUNTER(registry_size(&m->tasks), tasks_managed)
+COUNTER(overrides_count(m), active_overrides)
 COUNTER(process_table_size(&m->procs), processes_tracked)
 COUNTER(m->rules ? ruleset_size(m->rules) : 0, rules_loaded)
 COUNTER(m->source ? (uint64_t) event_source_rcvbuf(m->source) : 0, rcvbuf)
@@ -242,9 +244,17 @@ static const sd_bus_vtable manager_vtable[] = {
                                  method_set_profile, 0),
         SD_BUS_METHOD_WITH_NAMES("GetProfile", "", , "sa(sss)", SD_BUS_PARAM(name) SD_BUS_PARAM(knobs),
                                  method_get_profile, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES(QOS_BUS_METHOD_BEGIN_OVERRIDE, QOS_BUS_SIGNATURE_BEGIN_OVERRIDE,
+                                 SD_BUS_PARAM(waiter_tid) SD_BUS_PARAM(waiter_start) SD_BUS_PARAM(owner_tid)
+                                 SD_BUS_PARAM(owner_start) SD_BUS_PARAM(class),
+                                 "ts", SD_BUS_PARAM(override_id) SD_BUS_PARAM(lent_class),
+                                 method_begin_override, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES(QOS_BUS_METHOD_END_OVERRIDE, QOS_BUS_SIGNATURE_END_OVERRIDE,
+                                 SD_BUS_PARAM(override_id), "", , method_end_override, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_PROPERTY("Version", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         PROP_T("RulesLoaded", rules_loaded),
         PROP_T("TasksManaged", tasks_managed),
+        PROP_T("ActiveOverrides", active_overrides),
         PROP_T("ProcessesTracked", processes_tracked),
         PROP_T("EventsSeen", events),
         PROP_T("EventsLost", enobufs),

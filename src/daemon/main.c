@@ -20,6 +20,7 @@
 #include "qos-config.h"
 #include "reload.h"
 #include "scan.h"
+#include "overrides.h"
 #include "sched-profile.h"
 #include "task-apply.h"
 #include "task-control.h"
@@ -269,6 +270,7 @@ static void teardown(Manager *m) {
         groups_tidy(m);
         sched_profile_restore(m->profile);
         m->profile = NULL;
+        overrides_free(m);
         dbus_manager_stop(m);
         reload_free(m);
         event_source_free(m->source);

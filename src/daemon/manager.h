@@ -38,6 +38,7 @@ typedef struct ReloadStatus {
 
 typedef struct SchedProfile SchedProfile;
 typedef struct Reloader Reloader;
+typedef struct Overrides Overrides;
 
 typedef struct Manager {
         sd_event *event;
@@ -61,6 +62,7 @@ typedef struct Manager {
         StateFile state;
         PidMap recovered;       /* StateRecord* from the previous run, consumed by the first scan */
         SchedProfile *profile;
+        Overrides *overrides;   /* lent through BeginOverride; see overrides.h */
 
         unsigned scan_gen;
         bool exiting;

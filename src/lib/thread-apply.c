@@ -15,11 +15,11 @@
 /* The fast path: the kernel's word on the knobs that make the class
  * (policy, nice, slice). A refused I/O priority or timer slack does not
  * fail the request; nothing else on this path can be refused. */
-static int apply_direct(pid_t tid, const TaskAttr *cur, const TaskAttr *want, unsigned mask) {
+int thread_apply_attr(pid_t tid, const TaskAttr *cur, const TaskAttr *want, unsigned mask) {
         const KernelCaps *caps = kernel_caps();
         ApplyResult res;
 
-        int r = task_apply_attr_from(tid, cur, want, mask, &res);
+        int r = cur ? task_apply_attr_from(tid, cur, want, mask, &res) : task_apply_attr(tid, want, mask, &res);
         if (r < 0)
                 return r;
         unsigned identity = class_identity_knobs(caps);
@@ -52,7 +52,7 @@ int thread_apply_class(pid_t tid, bool self, QClass c, int relpri) {
                 return -EBUSY;
         class_target_attr_relpri(c, relpri, caps, &want);
         if (caps->privileged)
-                return apply_direct(tid, &cur, &want, mask);
+                return thread_apply_attr(tid, &cur, &want, mask);
 
         mask = task_unprivileged_knobs(self);
         task_attr_unprivileged_target(&cur, &want);
@@ -70,7 +70,7 @@ int thread_apply_class(pid_t tid, bool self, QClass c, int relpri) {
                         return r;
                 held_requests_set(tid, false);
         }
-        return apply_direct(tid, &cur, &want, mask);
+        return thread_apply_attr(tid, &cur, &want, mask);
 }
 
 int thread_read_class(pid_t tid, QClass *ret_class, int *ret_relpri) {

@@ -321,3 +321,15 @@ cgroup_of() { # tid
                 awk -F: '$1 == 0 { print $3 }' "/proc/$1/cgroup"
         fi
 }
+
+# Copies a test user can run (the build tree need not be readable to
+# them): binaries into $TEST_TMP/bin, libqos.so.0 (from $1) into
+# $TEST_TMP/lib, for LD_LIBRARY_PATH="$TEST_TMP/lib".
+copy_for_user() { # libqos.so binary...
+        local lib=$1
+        shift
+        mkdir -p "$TEST_TMP/bin" "$TEST_TMP/lib"
+        cp "$@" "$TEST_TMP/bin/"
+        cp -L "$lib" "$TEST_TMP/lib/libqos.so.0"
+        chmod -R a+rX "$TEST_TMP/bin" "$TEST_TMP/lib"
+}
