@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "attr-format.h"
+#include "broker.h"
 #include "class-table.h"
 #include "explain.h"
 #include "kernel-caps.h"
@@ -113,6 +114,8 @@ int explain_thread(Manager *m, pid_t tid, Explanation *ret) {
                 r = add(&x, "user", "%u", (unsigned) rec->uid);
         if (r >= 0 && rec->cgroup)
                 r = add(&x, "cgroup", "%s", rec->cgroup);
+        if (r >= 0)
+                r = add(&x, "foreground", "%s", broker_foreground_state(m, pid));
         if (r < 0)
                 goto fail;
 

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "class-relpri.h"
 #include "class-table.h"
 #include "kernel-caps.h"
 #include "log.h"
@@ -118,6 +119,8 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
                 return 0;
         }
         TaskEntry *e = entry_for(m, &ref);
+        if (e && e->state == TASK_REQUESTED)
+                return 0; /* the program's own request beats the rules (the broker applies their caps) */
 
         r = proc_comm(p->pid, tid, comm);
         if (r >= 0)
@@ -224,6 +227,60 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
         log_debug("thread %d (%s, process %d): %s from %s", (int) tid, comm, (int) p->pid,
                   qclass_to_string(d.class), origin);
         return 0;
+}
+
+int control_request(Manager *m, pid_t tid, uint64_t start_time, pid_t tgid, QClass c, int relpri,
+                    const char *origin, bool renew) {
+        _cleanup_task_ref_ TaskRef ref = TASK_REF_NULL;
+        TaskAttr cur, want;
+        ApplyResult res;
+        int r;
+
+        r = task_ref_open(tid, start_time, &ref);
+        if (r >= 0)
+                r = task_ref_read_attr(&ref, &cur);
+        if (r < 0) {
+                control_forget(m, tid);
+                return -ESRCH;
+        }
+        if (task_attr_is_realtime(&cur))
+                return -EBUSY;
+        TaskEntry *e = entry_for(m, &ref);
+        if (!renew && (!e || e->state != TASK_REQUESTED || changed_by_someone_else(e, &cur))) {
+                if (e && e->state == TASK_REQUESTED)
+                        mark_foreign(m, e, &cur);
+                return 0;
+        }
+        if (!e) {
+                r = registry_add(&m->tasks, tid, tgid, ref.start_time, &e);
+                if (r < 0)
+                        return r;
+                e->orig = cur;
+        } else if (e->state == TASK_FOREIGN)
+                e->orig = cur; /* what someone else set is what to go back to */
+        class_target_attr_relpri(c, relpri, kernel_caps(), &want);
+        e->class = c;
+        e->state = TASK_REQUESTED;
+        e->set = want;
+        proc_comm(tgid, tid, e->comm);
+        r = registry_set_origin(e, NULL, origin);
+        if (r < 0)
+                return r;
+        state_file_append(&m->state, e);
+
+        r = task_ref_apply(&ref, &want, KNOBS_ALL, &res);
+        if (r < 0) {
+                control_forget(m, tid);
+                return r;
+        }
+        record_result(m, e, &res);
+        if (task_attr_diff(&res.after, &want, KNOBS_ALL) != 0)
+                state_file_append(&m->state, e);
+        if (res.changed)
+                m->counters.applied++;
+        else
+                m->counters.unchanged++;
+        return 1;
 }
 
 int control_fork(Manager *m, const ProcessRecord *p, pid_t tid, uint64_t start_time, pid_t creator) {
