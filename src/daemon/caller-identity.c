@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -114,6 +115,9 @@ int caller_identify(CallerBook *b, sd_bus_message *msg, Caller *ret) {
         r = proc_start_time(c.pid, &c.start_time);
         if (r < 0)
                 return -ESRCH;
+        log_debug("caller %s: pid %d started %" PRIu64 ", connection seen %" PRIu64 "%s",
+                  sd_bus_message_get_sender(msg) ?: "?", (int) c.pid, c.start_time, bound,
+                  p ? "" : " (before qosd watched)");
         if (c.start_time > bound) {
                 log_debug("caller %s: PID %d started after the connection appeared: a reused PID",
                           sd_bus_message_get_sender(msg) ?: "?", (int) c.pid);
