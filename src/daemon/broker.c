@@ -19,6 +19,7 @@
 #include "policy.h"
 #include "proc.h"
 #include "rate-limit.h"
+#include "scan.h"
 #include "task-control.h"
 #include "task-ref.h"
 
@@ -54,6 +55,10 @@ static bool gate_in_force(const Manager *m) {
 static bool in_foreground(const Manager *m, pid_t pid) {
         uint64_t start;
         return proc_start_time(pid, &start) >= 0 && foreground_contains(&m->broker->foreground, pid, start);
+}
+
+bool broker_holds_interactive(const Manager *m, pid_t pid) {
+        return m->broker && gate_in_force(m) && !in_foreground(m, pid);
 }
 
 const char *broker_foreground_state(const Manager *m, pid_t pid) {
@@ -277,11 +282,29 @@ static int method_set_foreground(sd_bus_message *msg, void *userdata, sd_bus_err
         r = broker_read_pids(msg, FOREGROUND_MAX, &pids, &n, error);
         if (r < 0)
                 return r;
-        r = foreground_set(&m->broker->foreground, pids, n);
+        _cleanup_free_ pid_t *before = NULL, *after = NULL;
+        size_t n_before = 0, n_after = 0;
+        bool was_in_force = gate_in_force(m);
+        r = foreground_list(&m->broker->foreground, &before, &n_before);
         if (r < 0)
                 return r;
-        log_debug("foreground set by pid %d uid %u: %d of %zu process(es)", (int) caller.pid,
-                  (unsigned) caller.uid, r, n);
+        r = foreground_set(&m->broker->foreground, pids, n);
+        if (r >= 0)
+                r = foreground_list(&m->broker->foreground, &after, &n_after);
+        if (r < 0)
+                return r;
+        /* Rules with user-interactive: the processes that left or entered
+         * (all of them when the gate has just come into force). */
+        if (!was_in_force && gate_in_force(m))
+                scan_all(m, "the foreground gate came into force");
+        else {
+                for (size_t i = 0; i < n_before; i++)
+                        scan_process(m, before[i], SCAN_REEVALUATE);
+                for (size_t i = 0; i < n_after; i++)
+                        scan_process(m, after[i], SCAN_REEVALUATE);
+        }
+        log_debug("foreground set by pid %d uid %u: %zu process(es)", (int) caller.pid,
+                  (unsigned) caller.uid, n_after);
         broker_reevaluate(m, "the foreground changed");
         return sd_bus_reply_method_return(msg, "");
 }

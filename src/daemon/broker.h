@@ -19,5 +19,8 @@ void broker_free(Manager *m);
  * changed) and move the threads whose verdict changed. */
 void broker_reevaluate(Manager *m, const char *why);
 
+/* The foreground gate holds user-interactive for process pid now. */
+bool broker_holds_interactive(const Manager *m, pid_t pid);
+
 /* For `qosctl explain`: "yes", "no", or why the gate does not apply. */
 const char *broker_foreground_state(const Manager *m, pid_t pid);

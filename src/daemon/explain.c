@@ -13,6 +13,7 @@
 #include "macro.h"
 #include "policy.h"
 #include "proc.h"
+#include "task-control.h"
 
 static int add(Explanation *x, const char *key, const char *fmt, ...) _printf_(3, 4);
 static int add(Explanation *x, const char *key, const char *fmt, ...) {
@@ -122,11 +123,14 @@ int explain_thread(Manager *m, pid_t tid, Explanation *ret) {
         if (m->rules) {
                 if (policy_decide(m->rules, rec, NULL, &dp) >= 0)
                         r = add(&x, "process rule", "%s", verdict(&dp, buf, sizeof buf));
-                if (r >= 0 && policy_decide(m->rules, rec, comm, &dt) >= 0) {
+                if (r >= 0 && control_decide(m, rec, comm, &dt) >= 0) {
                         r = add(&x, "thread verdict", "%s", verdict(&dt, buf, sizeof buf));
                         if (r >= 0 && dt.capped)
                                 r = add(&x, "capped", "to %s by MaxClass at %s:%u", qclass_to_string(dt.class),
                                         dt.match.limit_origin.path ?: "?", dt.match.limit_origin.line);
+                        if (r >= 0 && dt.held)
+                                r = add(&x, "held", "at utility: not in the foreground (an admin file may set "
+                                        "[Limits] AllowInteractiveInBackground=yes)");
                 }
         } else
                 r = add(&x, "rules", "none loaded");

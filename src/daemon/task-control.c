@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "broker.h"
 #include "class-relpri.h"
 #include "class-table.h"
 #include "kernel-caps.h"
@@ -104,6 +105,13 @@ static bool take_recovered(Manager *m, TaskEntry *e) {
         return true;
 }
 
+int control_decide(Manager *m, const ProcessRecord *p, const char *thread_name, Decision *ret) {
+        int r = policy_decide(m->rules, p, thread_name, ret);
+        if (r >= 0 && ret->class == QCLASS_USER_INTERACTIVE)
+                policy_gate_interactive(ret, broker_holds_interactive(m, p->pid));
+        return r;
+}
+
 int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator) {
         _cleanup_task_ref_ TaskRef ref = TASK_REF_NULL;
         char comm[PROC_COMM_MAX], origin[512];
@@ -130,7 +138,7 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
                 control_forget(m, tid);
                 return 0;
         }
-        r = policy_decide(m->rules, p, comm, &d);
+        r = control_decide(m, p, comm, &d);
         if (r < 0)
                 return log_error_errno(r, "matching thread %d failed: %m", (int) tid);
 
@@ -290,7 +298,7 @@ int control_fork(Manager *m, const ProcessRecord *p, pid_t tid, uint64_t start_t
 
         if (!c || c->state != TASK_APPLIED || c->set.reset_on_fork)
                 return 0;
-        r = policy_decide(m->rules, p, c->comm, &d);
+        r = control_decide(m, p, c->comm, &d);
         if (r < 0 || d.class != c->class)
                 return 0;
         r = registry_add(&m->tasks, tid, p->pid, start_time, &e);

@@ -9,6 +9,10 @@
 #include <sys/types.h>
 
 #include "manager.h"
+#include "policy.h"
+
+/* policy_decide() with the foreground gate of the moment applied. */
+int control_decide(Manager *m, const ProcessRecord *p, const char *thread_name, Decision *ret);
 
 /* Evaluate thread tid of process p and act on the verdict. creator is the
  * thread that created it (FORK event), 0 otherwise: a new thread's original

@@ -36,7 +36,19 @@ cp "$QOS_LIB_CLIENT" "$CAPPED"
 chmod a+rx "$CAPPED"
 printf '[Match]\nExecutable=%s\n\n[Limits]\nMaxClass=user-initiated\n' "$CAPPED" \
         >"$QOSD_ROOT/etc/qos/apps.d/capped.conf"
+# Rules that say user-interactive: from the admin directory, from the
+# vendor's (which tries to exempt itself), and an admin exemption.
+UIAPP=$(test_program qos-ui-admin)
+UIVEND=$(test_program qos-ui-vendor)
+UIEX=$(test_program qos-ui-exempt)
+write_rule ui-admin "$UIAPP" user-interactive
+printf '[Match]\nExecutable=%s\n\n[Process]\nClass=user-interactive\n\n[Limits]\nAllowInteractiveInBackground=yes\n' \
+        "$UIVEND" >"$QOSD_ROOT/usr/share/qos/apps.d/ui-vendor.conf"
+write_rule ui-exempt "$UIEX" user-interactive
+printf '\n[Limits]\nAllowInteractiveInBackground=yes\n' >>"$QOSD_ROOT/etc/qos/apps.d/ui-exempt.conf"
 start_qosd --log-level debug
+grep -q "ui-vendor.conf:8: .*AllowInteractiveInBackground= is honoured only in" "$QOSD_LOG" ||
+        fail "the vendor's exemption was not reported as ignored"
 
 policy_nice() { # tid
         echo "$(stat_field "$1" 41) $(stat_field "$1" 19)"
@@ -303,6 +315,22 @@ assert_eq "$out" 'ss "background" "granted"' "another process of the same user, 
 assert_eq "$(kernel_view "$v1")" "$BG" "v1 is background"
 ok "another process of the same user may lower a thread"
 client_stop
+
+# --- the same gate on the rules ------------------------------------------
+
+THREADS_BIN=$UIAPP start_threads t
+p1=$THREADS_PID
+wait_view "$p1" "$UT" "an admin rule's user-interactive, outside the foreground"
+explain_has "$p1" "held                at utility: not in the foreground" "explain: held by the gate"
+"$QOSCTL" foreground "$p1"
+wait_view "$p1" "$UI" "the same process in the foreground"
+"$QOSCTL" foreground --clear
+wait_view "$p1" "$UT" "out of the foreground again"
+THREADS_BIN=$UIVEND start_threads t
+wait_view "$THREADS_PID" "$UT" "a vendor rule cannot exempt itself"
+THREADS_BIN=$UIEX start_threads t
+wait_view "$THREADS_PID" "$UI" "the admin's exemption"
+ok "rules' user-interactive meets the gate too; only an admin file exempts"
 
 printf '\n| attack | attempts | escalations |\n| --- | ---: | ---: |\n'
 for row in "${!tried[@]}"; do
