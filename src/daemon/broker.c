@@ -141,8 +141,10 @@ static int method_set_thread_class(sd_bus_message *msg, void *userdata, sd_bus_e
 
         /* Before any work on the target: a flood costs a hash lookup each. */
         uint64_t now = now_usec();
-        if (!rate_limit_take(&b->per_user, (uint64_t) caller.uid + 1, now) ||
-            !rate_limit_take(&b->per_process, ((uint64_t) caller.pid << 32) ^ caller.start_time ^ caller.uid, now)) {
+        /* The process's bucket first: a process over its own limit does
+         * not drain what its user's other programs may ask. */
+        if (!rate_limit_take(&b->per_process, ((uint64_t) caller.pid << 32) ^ caller.start_time ^ caller.uid, now) ||
+            !rate_limit_take(&b->per_user, (uint64_t) caller.uid + 1, now)) {
                 b->rate_limited++;
                 log_debug("SetThreadClass from pid %d uid %u: rate limited", (int) caller.pid,
                           (unsigned) caller.uid);

@@ -28,6 +28,7 @@ static void refill(const RateLimiter *l, RateBucket *b, uint64_t now) {
 }
 
 bool rate_limit_take(RateLimiter *l, uint64_t key, uint64_t now_usec) {
+        key = key ?: 1; /* 0 marks an empty slot */
         size_t start = mix(key) % RATE_LIMIT_SLOTS;
         RateBucket *b = NULL, *oldest = NULL;
 

@@ -25,5 +25,5 @@ typedef struct RateLimiter {
 } RateLimiter;
 
 void rate_limit_init(RateLimiter *l, double rate, double burst);
-/* Take one token for key (not 0) at now_usec; false: over the limit. */
+/* Take one token for key at now_usec (0 counts as 1); false: over the limit. */
 bool rate_limit_take(RateLimiter *l, uint64_t key, uint64_t now_usec);
