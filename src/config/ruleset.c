@@ -14,7 +14,7 @@
 /* The admin directory, the only one whose files may exempt an application
  * from the foreground gate: vendors and users could otherwise give every
  * program user-interactive while the user looks elsewhere. NULL when the
- * directories are not the standard three. */
+ * directories are not the standard three (qosctl check FILE...). */
 static const char *admin_dir(const RuleSet *rs) {
         return rs->standard_dirs && rs->n_dirs > 1 ? rs->dirs[1] : NULL;
 }
@@ -23,14 +23,13 @@ static int check_exempt(const RuleSet *rs, AppRule *app, DiagList *diag) {
         const char *admin = admin_dir(rs);
         size_t n = admin ? strlen(admin) : 0;
         const char *path = app->exempt_origin.path;
-        if (!app->interactive_exempt)
-                return 0;
+        if (!app->interactive_exempt || !admin)
+                return 0; /* files or directories named by hand: only qosd's load judges */
         if (admin && path && strncmp(path, admin, n) == 0 && path[n] == '/') /* its files and drop-ins */
                 return 0;
         app->interactive_exempt = false;
         return diag_add(diag, LOG_WARNING, path ?: "?", app->exempt_origin.line,
-                        "AllowInteractiveInBackground= is honoured only in %s; ignored",
-                        admin ?: "the admin directory");
+                        "AllowInteractiveInBackground= is honoured only in %s; ignored", admin);
 }
 
 static int load_unit(RuleSet *rs, Scope *s, const ConfUnit *u, DiagList *diag) {
