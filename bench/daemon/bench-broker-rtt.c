@@ -18,18 +18,9 @@
 
 #include <qos/qos.h>
 
+#include "../bench-clock.h"
+
 #define RATE 15
-
-static uint64_t now_ns(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b) {
-        uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-        return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv) {
         unsigned calls = argc > 1 ? (unsigned) strtoul(argv[1], NULL, 10) : 2000;
