@@ -155,6 +155,11 @@ void kernel_caps_probe(KernelCaps *caps) {
 
         *caps = (KernelCaps) {};
         caps->privileged = has_cap_sys_nice();
+        /* Found from the mount table and the files: creating a group to try
+         * needs root, and the values are read back when a group is made. */
+        cgroup_caps_probe(&caps->cgroup);
+        caps->supported[KNOB_GROUP] = caps->cgroup.backend != CGROUP_BACKEND_NONE;
+        caps->error[KNOB_GROUP] = caps->supported[KNOB_GROUP] ? 0 : -EOPNOTSUPP;
         /* Probe on a throwaway thread so that the caller's own attributes
          * are never touched, even for a moment. */
         if (pthread_create(&t, NULL, probe_thread, caps) == 0)
@@ -180,6 +185,8 @@ const char *kernel_caps_reason(const KernelCaps *caps, Knob k) {
                 return "supported";
         if (k == KNOB_RAMPUP)
                 return "no kernel interface yet";
+        if (k == KNOB_GROUP)
+                return cgroup_missing_to_string(caps->cgroup.missing);
         switch (-caps->error[k]) {
         case EOPNOTSUPP:
                 return k == KNOB_SLICE ? "kernel ignores sched_runtime (no EEVDF custom slices)"

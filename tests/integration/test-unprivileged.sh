@@ -21,6 +21,20 @@ set -- ${out##*) }
 assert_eq "${17} ${39}" "19 5" "alice's command runs at nice 19, SCHED_IDLE"
 ok "unprivileged demotion to background"
 
+# The group part needs root: the thread stays in its session's group, the
+# class still applies (exit 0), and the reason is said.
+if [ -n "$CPU_CGROUP" ]; then
+        out=$(as "$alice" "$qosctl" run -c background sh -c 'cat /proc/$$/stat; cat /proc/$$/cgroup' \
+                2>"$TEST_TMP/err") || fail "alice run -c background exited $? without group access"
+        assert_contains "$(cat "$TEST_TMP/err")" "group not set: moving a thread between cpu cgroups needs root" \
+                "the missing group is reported"
+        line=$(head -n1 <<<"$out")
+        set -- ${line##*) }
+        assert_eq "${17} ${39}" "19 5" "per-thread background applied without group access"
+        [ ! -d "$CPU_CGROUP/$QOS_CGROUP_PREFIX.background" ] || fail "an unprivileged run created a group"
+        ok "unprivileged: the group is reported as not permitted, the class still applies"
+fi
+
 AS_USER=$alice start_threads ui
 tid=$(tid_of ui)
 as "$alice" "$qosctl" set -c background -p "$tid" || fail "alice demoting her own thread exited $?"
