@@ -180,6 +180,9 @@ qosd_root_init() {
         QOSD_LOG="$TEST_TMP/qosd.log"
         mkdir -p "$QOSD_ROOT/etc/qos/apps.d" "$QOSD_ROOT/usr/share/qos/apps.d" "$QOSD_BIN"
         chmod 755 "$QOSD_BIN"
+        # The machine's users' own rule files are not the test's: a test
+        # that wants them turns UserRules on.
+        printf '[Daemon]\nUserRules=no\n' >"$QOSD_ROOT/etc/qos/qosd.conf"
         : >"$QOSD_LOG"
         on_exit 'stop_qosd KILL'
 }

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# kernel-matrix: vm
 # qosd applies classes: to processes already running at start (every
 # thread), at exec of a matched program, to a thread when it is created and
 # again when it is renamed (COMM); untouched programs stay at the defaults;

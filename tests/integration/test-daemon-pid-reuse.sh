@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# kernel-matrix: vm
 # PID reuse: a matched program (class background, original nice 5) runs
 # under PID P and dies; an unmatched program is started under the very same
 # PID (clone3 set_tid). It must never get the old class nor the old task's

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# kernel-matrix: vm
 # Real unprivileged users: anyone may demote their own threads; raising a
 # class is refused with exit code 4 and advice; another user's threads are
 # off limits.
@@ -65,3 +66,12 @@ tid=$(tid_of down)
 as "$alice" "$qosctl" set -c background -p "$tid" || fail "alice demoting from user-interactive exited $?"
 assert_eq "$(stat_field "$tid" 41) $(stat_field "$tid" 19)" "5 19" "demoted from user-interactive to background"
 ok "demotion from a reset-on-fork class"
+
+# What the kernel supports does not depend on who asks: an unprivileged
+# caller already in background (SCHED_IDLE, which it may not leave to try
+# a slice on itself) sees the same knob table as root.
+table() { sed -n '/^KNOB/,$p'; }
+want=$("$QOSCTL" classes | table)
+got=$(as "$alice" "$qosctl" run -c background "$qosctl" classes | table)
+assert_eq "$got" "$want" "knob table of an idle unprivileged caller"
+ok "knob support probed the same without privilege"
