@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "broker.h"
 #include "dbus-manager.h"
 #include "explain.h"
 #include "log.h"
@@ -297,6 +298,9 @@ int dbus_manager_start(Manager *m, const char *address) {
         r = sd_bus_add_object_vtable(m->bus, NULL, QOS_BUS_PATH, QOS_BUS_INTERFACE, manager_vtable, m);
         if (r < 0)
                 return log_error_errno(r, "cannot export %s: %m", QOS_BUS_PATH);
+        r = broker_start(m);
+        if (r < 0)
+                return r;
         r = sd_bus_attach_event(m->bus, m->event, SD_EVENT_PRIORITY_NORMAL);
         if (r < 0)
                 return log_error_errno(r, "cannot attach the bus to the event loop: %m");
@@ -310,6 +314,7 @@ int dbus_manager_start(Manager *m, const char *address) {
 void dbus_manager_stop(Manager *m) {
         if (!m->bus)
                 return;
+        broker_free(m);
         sd_bus_flush_close_unref(m->bus);
         m->bus = NULL;
 }

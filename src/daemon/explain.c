@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "attr-format.h"
+#include "broker.h"
 #include "class-table.h"
 #include "explain.h"
 #include "group.h"
@@ -13,6 +14,7 @@
 #include "macro.h"
 #include "policy.h"
 #include "proc.h"
+#include "task-control.h"
 
 static int add(Explanation *x, const char *key, const char *fmt, ...) _printf_(3, 4);
 static int add(Explanation *x, const char *key, const char *fmt, ...) {
@@ -116,17 +118,22 @@ int explain_thread(Manager *m, pid_t tid, Explanation *ret) {
                 r = add(&x, "user", "%u", (unsigned) rec->uid);
         if (r >= 0 && rec->cgroup)
                 r = add(&x, "cgroup", "%s", rec->cgroup);
+        if (r >= 0)
+                r = add(&x, "foreground", "%s", broker_foreground_state(m, pid));
         if (r < 0)
                 goto fail;
 
         if (m->rules) {
                 if (policy_decide(m->rules, rec, NULL, &dp) >= 0)
                         r = add(&x, "process rule", "%s", verdict(&dp, buf, sizeof buf));
-                if (r >= 0 && policy_decide(m->rules, rec, comm, &dt) >= 0) {
+                if (r >= 0 && control_decide(m, rec, comm, &dt) >= 0) {
                         r = add(&x, "thread verdict", "%s", verdict(&dt, buf, sizeof buf));
                         if (r >= 0 && dt.capped)
                                 r = add(&x, "capped", "to %s by MaxClass at %s:%u", qclass_to_string(dt.class),
                                         dt.match.limit_origin.path ?: "?", dt.match.limit_origin.line);
+                        if (r >= 0 && dt.held)
+                                r = add(&x, "held", "at utility: not in the foreground (an admin file may set "
+                                        "[Limits] AllowInteractiveInBackground=yes)");
                 }
         } else
                 r = add(&x, "rules", "none loaded");

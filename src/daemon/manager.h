@@ -39,12 +39,14 @@ typedef struct ReloadStatus {
 typedef struct SchedProfile SchedProfile;
 typedef struct Reloader Reloader;
 typedef struct Overrides Overrides;
+typedef struct Broker Broker;
 
 typedef struct Manager {
         sd_event *event;
         sd_bus *bus;
         EventSource *source;
         Reloader *reloader;
+        Broker *broker;         /* SetThreadClass, the foreground (broker.c) */
         sd_event_source *rescan_timer;  /* pending rescan after an event loss */
         sd_event_source *periodic_timer;
 

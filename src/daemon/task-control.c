@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "broker.h"
+#include "class-relpri.h"
 #include "class-table.h"
 #include "kernel-caps.h"
 #include "log.h"
@@ -143,6 +145,13 @@ static bool take_recovered(Manager *m, TaskEntry *e) {
         return true;
 }
 
+int control_decide(Manager *m, const ProcessRecord *p, const char *thread_name, Decision *ret) {
+        int r = policy_decide(m->rules, p, thread_name, ret);
+        if (r >= 0 && ret->class == QCLASS_USER_INTERACTIVE)
+                policy_gate_interactive(ret, broker_holds_interactive(m, p->pid));
+        return r;
+}
+
 int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator) {
         _cleanup_task_ref_ TaskRef ref = TASK_REF_NULL;
         char comm[PROC_COMM_MAX], origin[512];
@@ -158,6 +167,8 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
                 return 0;
         }
         TaskEntry *e = entry_for(m, &ref);
+        if (e && e->state == TASK_REQUESTED)
+                return 0; /* the program's own request beats the rules (the broker applies their caps) */
 
         r = proc_comm(p->pid, tid, comm);
         if (r >= 0)
@@ -167,7 +178,7 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
                 control_forget(m, tid);
                 return 0;
         }
-        r = policy_decide(m->rules, p, comm, &d);
+        r = control_decide(m, p, comm, &d);
         if (r < 0)
                 return log_error_errno(r, "matching thread %d failed: %m", (int) tid);
 
@@ -268,6 +279,60 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
         return 0;
 }
 
+int control_request(Manager *m, pid_t tid, uint64_t start_time, pid_t tgid, QClass c, int relpri,
+                    const char *origin, bool renew) {
+        _cleanup_task_ref_ TaskRef ref = TASK_REF_NULL;
+        TaskAttr cur, want;
+        ApplyResult res;
+        int r;
+
+        r = task_ref_open(tid, start_time, &ref);
+        if (r >= 0)
+                r = task_ref_read_attr(&ref, &cur);
+        if (r < 0) {
+                control_forget(m, tid);
+                return -ESRCH;
+        }
+        if (task_attr_is_realtime(&cur))
+                return -EBUSY;
+        TaskEntry *e = entry_for(m, &ref);
+        if (!renew && (!e || e->state != TASK_REQUESTED || changed_by_someone_else(e, &cur))) {
+                if (e && e->state == TASK_REQUESTED)
+                        mark_foreign(m, e, &cur);
+                return 0;
+        }
+        if (!e) {
+                r = registry_add(&m->tasks, tid, tgid, ref.start_time, &e);
+                if (r < 0)
+                        return r;
+                e->orig = cur;
+        } else if (e->state == TASK_FOREIGN)
+                e->orig = cur; /* what someone else set is what to go back to */
+        class_target_attr_relpri(c, relpri, kernel_caps(), &want);
+        e->class = c;
+        e->state = TASK_REQUESTED;
+        e->set = want;
+        proc_comm(tgid, tid, e->comm);
+        r = registry_set_origin(e, NULL, origin);
+        if (r < 0)
+                return r;
+        state_file_append(&m->state, e);
+
+        r = task_ref_apply(&ref, &want, KNOBS_ALL, &res);
+        if (r < 0) {
+                control_forget(m, tid);
+                return r;
+        }
+        record_result(m, e, &res);
+        if (task_attr_diff(&res.after, &want, KNOBS_ALL) != 0)
+                state_file_append(&m->state, e);
+        if (res.changed)
+                m->counters.applied++;
+        else
+                m->counters.unchanged++;
+        return 1;
+}
+
 int control_fork(Manager *m, const ProcessRecord *p, pid_t tid, uint64_t start_time, pid_t creator) {
         TaskEntry *c = registry_get(&m->tasks, creator), *e;
         Decision d;
@@ -275,7 +340,7 @@ int control_fork(Manager *m, const ProcessRecord *p, pid_t tid, uint64_t start_t
 
         if (!c || c->state != TASK_APPLIED || c->set.reset_on_fork)
                 return 0;
-        r = policy_decide(m->rules, p, c->comm, &d);
+        r = control_decide(m, p, c->comm, &d);
         if (r < 0 || d.class != c->class)
                 return 0;
         r = registry_add(&m->tasks, tid, p->pid, start_time, &e);
