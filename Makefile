@@ -1,5 +1,5 @@
 # Thin wrapper so the README's commands stay short; meson does the work.
-.PHONY: all deps build demo check clean
+.PHONY: all deps build demo check bench clean
 
 all: build
 
@@ -14,6 +14,12 @@ demo: build
 
 check:
 	@scripts/check.sh
+
+# The benchmark suite (see bench/run.py): ~45 min; BENCH_QUICK=1 for a
+# 3-minute smoke run, BENCH_ARGS for anything else (e.g. --scenarios a,b).
+bench: build
+	@scripts/install-bench-deps.sh
+	@bench/run.py --wait-quiet $${BENCH_WAIT:-0} $(if $(BENCH_QUICK),--quick) $(BENCH_ARGS)
 
 clean:
 	rm -rf build build-asan build-fuzz

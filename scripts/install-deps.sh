@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Install the Debian packages that building and testing qosd need; a no-op
-# when they are all there.
+# Install the Debian packages that building and testing qosd need, or the
+# packages named as arguments (install-bench-deps.sh); a no-op when they are
+# all there.
 set -euo pipefail
 
 packages=(
@@ -9,6 +10,7 @@ packages=(
         libcmocka-dev libsystemd-dev libinih-dev libjson-c-dev
         dbus-daemon util-linux passwd procps python3
 )
+[ $# -gt 0 ] && packages=("$@")
 
 missing=()
 for p in "${packages[@]}"; do
@@ -17,10 +19,10 @@ done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
-        echo "install-deps: missing packages: ${missing[*]}; run as root or install them" >&2
+        echo "$(basename "$0"): missing packages: ${missing[*]}; run as root or install them" >&2
         exit 1
 fi
-echo "install-deps: installing ${missing[*]}"
+echo "$(basename "$0"): installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
