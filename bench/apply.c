@@ -82,19 +82,27 @@ static const Variant variants[] = {
         { .name = "nice-only", .what = "ananicy-style: background nice 19", .role = { [ROLE_BACKGROUND] = NICE(19) } },
         { .name = "idle-only", .what = "background SCHED_IDLE, nothing else", .role = { [ROLE_BACKGROUND] = POLICY(SCHED_IDLE) } },
 
-        /* Tuning the background class: qosd's other classes, background varied. */
-        { .name = "bg:normal-19", .what = "background NORMAL nice 19, default slice",
-          .role = { QOSD_ROLES_BG(SCHED(SCHED_OTHER, 19, 0)) } },
+        /* Tuning the background class: qosd's other classes, background
+         * varied ("qosd" itself is IDLE nice 19 with an 8 ms slice). */
         { .name = "bg:normal-19-8ms", .what = "background NORMAL nice 19, 8 ms slice",
           .role = { QOSD_ROLES_BG(SCHED(SCHED_OTHER, 19, 8)) } },
         { .name = "bg:batch-19-8ms", .what = "background BATCH nice 19, 8 ms slice",
           .role = { QOSD_ROLES_BG(SCHED(SCHED_BATCH, 19, 8)) } },
         { .name = "bg:idle", .what = "background IDLE, default slice",
           .role = { QOSD_ROLES_BG(SCHED(SCHED_IDLE, 19, 0)) } },
-        { .name = "bg:idle-8ms", .what = "background IDLE, 8 ms slice",
-          .role = { QOSD_ROLES_BG(SCHED(SCHED_IDLE, 19, 8)) } },
         { .name = "bg:idle-30ms", .what = "background IDLE, 30 ms slice",
           .role = { QOSD_ROLES_BG(SCHED(SCHED_IDLE, 19, 30)) } },
+
+        /* Tuning user-interactive against untagged load: the table's
+         * earlier value and its neighbours. */
+        { .name = "ui:nice-10-0.5ms", .what = "probe nice -10, 0.5 ms slice (the first table)",
+          .role = { [ROLE_PROBE] = SCHED(SCHED_OTHER, -10, 0.5) } },
+        { .name = "ui:nice-10-3ms", .what = "probe nice -10, 3 ms slice",
+          .role = { [ROLE_PROBE] = SCHED(SCHED_OTHER, -10, 3) } },
+        { .name = "ui:nice-15-3ms", .what = "probe nice -15, 3 ms slice",
+          .role = { [ROLE_PROBE] = SCHED(SCHED_OTHER, -15, 3) } },
+        { .name = "ui:nice-20-0.5ms", .what = "probe nice -20, 0.5 ms slice",
+          .role = { [ROLE_PROBE] = SCHED(SCHED_OTHER, -20, 0.5) } },
 };
 
 static const Variant *variant_find(const char *name) {
@@ -121,9 +129,10 @@ static const char *setting_format(const Setting *s, char *buf, size_t size) {
                 return qclass_to_string(s->class);
         case SET_ATTR:
         default:
-                snprintf(buf, size, "%s%s%s%s%s",
+                snprintf(buf, size, "%s%s%s%s%s%s",
                          s->mask & KNOB_BIT(KNOB_POLICY) ? task_attr_format_knob(&s->attr, KNOB_POLICY, a, sizeof a) : "",
-                         s->mask & KNOB_BIT(KNOB_POLICY) ? " " : "",
+                         s->mask & KNOB_BIT(KNOB_POLICY) && s->mask & KNOB_BIT(KNOB_NICE) ? " " : "",
+                         s->mask & KNOB_BIT(KNOB_NICE) ? "nice " : "",
                          s->mask & KNOB_BIT(KNOB_NICE) ? task_attr_format_knob(&s->attr, KNOB_NICE, b, sizeof b) : "",
                          s->mask & KNOB_BIT(KNOB_SLICE) ? " " : "",
                          s->mask & KNOB_BIT(KNOB_SLICE) ? task_attr_format_knob(&s->attr, KNOB_SLICE, c, sizeof c) : "");
@@ -134,13 +143,13 @@ static const char *setting_format(const Setting *s, char *buf, size_t size) {
 static void list(void) {
         printf("%-18s", "VARIANT");
         for (int r = 0; r < _ROLE_MAX; r++)
-                printf("%-20s", role_names[r]);
+                printf("%-22s ", role_names[r]);
         printf("WHAT\n");
         for (size_t i = 0; i < ELEMENTSOF(variants); i++) {
                 printf("%-18s", variants[i].name);
                 for (int r = 0; r < _ROLE_MAX; r++) {
                         char buf[64];
-                        printf("%-20s", setting_format(&variants[i].role[r], buf, sizeof buf));
+                        printf("%-22s ", setting_format(&variants[i].role[r], buf, sizeof buf));
                 }
                 printf("%s\n", variants[i].what);
         }

@@ -11,7 +11,7 @@ default_slice=$(sched_field 2 se.slice)
 
 # policy nice se.slice ionice timerslack — what the class table promises.
 declare -A want=(
-        [user-interactive]="0 -10 500000 best-effort:prio0 10000"
+        [user-interactive]="0 -20 3000000 best-effort:prio0 10000"
         [user-initiated]="0 -5 1000000 best-effort:prio2 50000"
         [utility]="0 0 $default_slice none:prio0 50000"
         [background]="5 19  idle 10000000"
