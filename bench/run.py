@@ -537,7 +537,7 @@ set grid ytics
 set key top left
 set xtics rotate by -20
 set arrow from graph 0, first 1.25 to graph 1, first 1.25 nohead dt 2 lc rgb '#aa0000'
-set label 'goal 1.25×' at graph 0.005, first 1.32 tc rgb '#aa0000'
+set label 'goal 1.25× ((c): 1.5×, (d) pool: 2×)' at graph 0.005, first 1.32 tc rgb '#aa0000'
 plot %s
 """ % (png, title.replace('"', "'"), cols)
     r = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
