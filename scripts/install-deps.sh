@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
         meson ninja-build pkg-config gcc clang libclang-rt-14-dev
         libcmocka-dev libsystemd-dev libinih-dev libjson-c-dev
-        dbus-daemon util-linux passwd procps python3
+        dbus-daemon systemd util-linux passwd procps python3
 )
 [ $# -gt 0 ] && packages=("$@")
 

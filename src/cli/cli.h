@@ -67,3 +67,11 @@ int cmd_classes(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_set(int argc, char **argv);
 int cmd_get(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+/* Asking qosd over D-Bus. */
+int cmd_ps(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_reload(int argc, char **argv);
+int cmd_profile(int argc, char **argv);

@@ -13,6 +13,13 @@ static const CliCommand commands[] = {
         { "run", cmd_run, "run a command in a class (like nice)" },
         { "set", cmd_set, "set the class of a thread or of all threads of a process" },
         { "get", cmd_get, "show the class and knobs of a thread or process" },
+        { "check", cmd_check, "check application rule files; show the merged result" },
+        { "import", cmd_import, "convert another tool's rules (ananicy) into qos.d files" },
+        { "ps", cmd_ps, "list the threads qosd manages, with class and rule (-a: all)" },
+        { "explain", cmd_explain, "why a thread has its class, per qosd" },
+        { "status", cmd_status, "what qosd is doing: rules, threads, events, reloads" },
+        { "reload", cmd_reload, "have qosd load the rules again" },
+        { "profile", cmd_profile, "show or switch the system-wide scheduler profile" },
 };
 
 static void help(FILE *f) {

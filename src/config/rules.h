@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "qclass.h"
@@ -27,12 +28,16 @@ typedef struct ProcessInfo {
 } ProcessInfo;
 
 typedef struct MatchResult {
-        QClass class;           /* QCLASS_UNSPECIFIED: no rule says anything */
+        QClass class;           /* QCLASS_UNSPECIFIED: no rule says anything;
+                                 * already capped by max_class */
         QClass max_class;       /* [Limits] MaxClass in force; UNSPECIFIED: no cap */
-        const char *app;        /* name of the deciding application file */
+        const char *app;        /* name of the deciding application: the file name
+                                 * without ".conf", or the key of a schedqos file */
         RuleOrigin origin;      /* the Class= line that decided */
         bool thread_rule;       /* decided by a [Thread:GLOB] section */
         bool user_rule;         /* came from the process owner's own directory */
+        QClass requested;       /* what the Class= line asked for, before the cap */
+        RuleOrigin limit_origin; /* the MaxClass= line in force (path NULL: none) */
 } MatchResult;
 
 /* One error or warning found while loading. */
@@ -50,10 +55,29 @@ typedef struct DiagList {
 
 void diag_list_clear(DiagList *l);
 size_t diag_list_count(const DiagList *l, int level);
+/* Append one entry (path is copied; line 0: the whole file). -ENOMEM only. */
+int diag_add(DiagList *l, int level, const char *path, unsigned line, const char *fmt, ...)
+        __attribute__((format(printf, 5, 6)));
+/* Move the entries of from that into does not hold yet to into (from's
+ * remaining entries stay for diag_list_clear()). -ENOMEM. */
+int diag_list_merge_new(DiagList *into, DiagList *from);
+/* By file and line, for reading; -ENOMEM. */
+int diag_list_sort(DiagList *l);
+/* "path:line: error: message", one a line. */
+void diag_format(const Diag *d, FILE *f);
+void diag_list_print(const DiagList *l, FILE *f);
+
+/* The application directory below each of QOS_VENDOR_DIR, QOS_ADMIN_DIR,
+ * QOS_RUNTIME_DIR, and below a user's $XDG_CONFIG_HOME (~/.config/qos). */
+#define QOS_APPS_SUBDIR "apps.d"
 
 /* Where to load from. root prefixes the system directories like
  * `systemctl --root` (NULL or "/" for the real ones); the user directories
- * apply only to processes of their uid. */
+ * apply only to processes of their uid (several for one uid layer in
+ * array order, later ones higher). dirs, when given, replace the three
+ * system directories (lowest precedence first; root is not applied to
+ * them); files are loaded each on its own, without layering (for
+ * `qosctl check FILE`). */
 typedef struct UserRuleDir {
         uid_t uid;
         const char *dir;
@@ -63,6 +87,17 @@ typedef struct RuleSources {
         const char *root;
         const UserRuleDir *user_dirs;
         size_t n_user_dirs;
+        const char *const *dirs;
+        size_t n_dirs;
+        const char *const *files;
+        size_t n_files;
+        /* Called around reading one user's directories, so that a loader
+         * running as root can take that user's file-system identity and
+         * never read what the user could not (a symlink to a root-only
+         * file). A negative return skips that user's rules, with a warning. */
+        int (*enter_user)(uid_t uid, void *userdata);
+        void (*leave_user)(uid_t uid, void *userdata);
+        void *userdata;
 } RuleSources;
 
 typedef struct RuleSet RuleSet;
@@ -71,9 +106,24 @@ typedef struct RuleSet RuleSet;
  * and skipped; the rest loads. Fails only on out-of-memory. */
 int ruleset_load(const RuleSources *src, RuleSet **ret, DiagList *diag);
 RuleSet *ruleset_free(RuleSet *rs);
+/* Rules loaded: one for each application, one for each [Thread:] section
+ * (a user's merged copy of a system file counts again: it is matched on
+ * its own). */
 size_t ruleset_size(const RuleSet *rs);
+/* Distinct files read (main files, drop-ins, schedqos files; masks not
+ * counted). */
+size_t ruleset_n_files(const RuleSet *rs);
 
 /* The class for one thread of a process (thread_name = its comm; NULL for
- * the process as a whole). Returns 1 if a rule matched, 0 if none. */
+ * the process as a whole). Returns 1 if an application's rules matched, 0
+ * if none (ret is then all UNSPECIFIED). With 1, ret->class may still be
+ * UNSPECIFIED when the application only sets a limit or only names other
+ * threads, or when the owner's own files mask the system's rule but its
+ * MaxClass still holds. Precedence is described in qos.d(5). */
 int ruleset_match(const RuleSet *rs, const ProcessInfo *proc, const char *thread_name,
                   MatchResult *ret);
+
+/* The merged result as qos.d text, like `systemctl cat`: per file which
+ * file won, what it masks, the drop-ins applied, then the rules with the
+ * file:line each setting comes from. For `qosctl check --effective`. */
+void ruleset_write_effective(const RuleSet *rs, FILE *f);

@@ -8,6 +8,7 @@
 #include "macro.h"
 #include "sched-syscall.h"
 #include "task-apply.h"
+#include "task-privilege.h"
 
 #define SCHED_KNOBS (KNOB_BIT(KNOB_POLICY) | KNOB_BIT(KNOB_NICE) | KNOB_BIT(KNOB_SLICE))
 
@@ -96,14 +97,20 @@ static int apply_uclamp(pid_t tid, const TaskAttr *cur, const TaskAttr *want) {
 }
 
 int task_apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, ApplyResult *ret) {
+        TaskAttr before;
+        int r = task_attr_read(tid, &before);
+        if (r < 0)
+                return r;
+        return task_apply_attr_from(tid, &before, want, mask, ret);
+}
+
+int task_apply_attr_from(pid_t tid, const TaskAttr *before, const TaskAttr *want, unsigned mask,
+                         ApplyResult *ret) {
         const KernelCaps *caps = kernel_caps();
-        ApplyResult res = {};
+        ApplyResult res = { .before = *before };
         unsigned todo;
         int r;
 
-        r = task_attr_read(tid, &res.before);
-        if (r < 0)
-                return r;
         if (task_attr_is_realtime(&res.before))
                 return -EBUSY;
 
@@ -116,6 +123,13 @@ int task_apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, ApplyResult 
         /* reset-on-fork travels with the policy. */
         if ((mask & KNOB_BIT(KNOB_POLICY)) && res.before.reset_on_fork != want->reset_on_fork)
                 todo |= KNOB_BIT(KNOB_POLICY);
+        if (todo == 0) {
+                /* Already there: nothing to apply, nothing new to read. */
+                res.after = res.before;
+                res.applied = mask;
+                *ret = res;
+                return 0;
+        }
 
         if (todo & SCHED_KNOBS) {
                 r = apply_sched(tid, &res.before, want, mask & SCHED_KNOBS, &res);
@@ -160,7 +174,18 @@ int task_apply_class(pid_t tid, QClass c, ApplyResult *ret) {
         if (!qclass_is_valid(c))
                 return -EINVAL;
         class_target_attr(c, kernel_caps(), &want);
-        return task_apply_attr(tid, &want, KNOBS_ALL, ret);
+        if (kernel_caps()->privileged)
+                return task_apply_attr(tid, &want, KNOBS_ALL, ret);
+
+        /* Without privilege the kernel will not clear reset-on-fork; aim
+         * for what can be reached so that a demotion is not reported as a
+         * refused promotion. */
+        TaskAttr before;
+        int r = task_attr_read(tid, &before);
+        if (r < 0)
+                return r;
+        task_attr_unprivileged_target(&before, &want);
+        return task_apply_attr_from(tid, &before, &want, KNOBS_ALL, ret);
 }
 
 int apply_result_error(const ApplyResult *r) {

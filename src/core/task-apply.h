@@ -26,6 +26,11 @@ typedef struct ApplyResult {
  * which is left untouched, or another negative errno if it cannot be read. */
 int task_apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, ApplyResult *ret);
 
+/* task_apply_attr() for a caller that has just read the thread (to decide
+ * what to ask for): `before` is that reading, which saves reading it again. */
+int task_apply_attr_from(pid_t tid, const TaskAttr *before, const TaskAttr *want, unsigned mask,
+                         ApplyResult *ret);
+
 /* task_apply_attr() with the target of class c on this kernel, all knobs. */
 int task_apply_class(pid_t tid, QClass c, ApplyResult *ret);
 

@@ -33,6 +33,10 @@ require_root() {
 
 fail() {
         echo "FAIL: $TEST_NAME: $*" >&2
+        if [ -n "${QOSD_LOG:-}" ] && [ -s "$QOSD_LOG" ]; then
+                echo "--- last lines of the qosd log:" >&2
+                tail -n 30 "$QOSD_LOG" >&2
+        fi
         exit 1
 }
 
@@ -69,14 +73,15 @@ make_user() { # name
         on_exit "userdel '$1'"
 }
 
-# Start qos-test-threads NAME... (optionally as a user: AS_USER=name); sets
+# Start qos-test-threads NAME... (optionally as a user: AS_USER=name; from
+# another path, e.g. a copy a rule matches: THREADS_BIN=path); sets
 # THREADS_PID and fills $TEST_TMP/threads.out with "TID NAME" lines.
 start_threads() {
         local out="$TEST_TMP/threads.$RANDOM.out" i
         if [ -n "${AS_USER:-}" ]; then
-                runuser -u "$AS_USER" -- "$QOS_TEST_THREADS" "$@" >"$out" &
+                runuser -u "$AS_USER" -- "${THREADS_BIN:-$QOS_TEST_THREADS}" "$@" >"$out" &
         else
-                "$QOS_TEST_THREADS" "$@" >"$out" &
+                "${THREADS_BIN:-$QOS_TEST_THREADS}" "$@" >"$out" &
         fi
         THREADS_PID=$!
         on_exit "kill $THREADS_PID"
@@ -113,4 +118,129 @@ kernel_view() { # tid
         local tid=$1
         echo "$(stat_field "$tid" 41) $(stat_field "$tid" 19) $(sched_field "$tid" se.slice)" \
                 "$(ionice -p "$tid" | tr -d ' ')" "$(cat "/proc/$tid/timerslack_ns")"
+}
+
+# Poll until a command succeeds (5 s unless WAIT_TIMEOUT says otherwise).
+wait_for() { # cmd...
+        local i n=$(( ${WAIT_TIMEOUT:-5} * 50 ))
+        for ((i = 0; i < n; i++)); do
+                "$@" >/dev/null 2>&1 && return 0
+                sleep 0.02
+        done
+        return 1
+}
+
+view_is() { # tid expected
+        [ "$(kernel_view "$1" 2>/dev/null)" = "$2" ]
+}
+
+# Wait until the kernel reports `expected` for tid; fail with what it has.
+wait_view() { # tid expected message
+        wait_for view_is "$1" "$2" || fail "$3: kernel reports '$(kernel_view "$1")', expected '$2'"
+}
+
+# What the kernel reports for a thread in CLASS, taken from a throwaway
+# process that qosctl run put in it: the reference the daemon must match.
+class_view() { # class
+        local p
+        "$QOSCTL" run -c "$1" sleep 30 &
+        p=$!
+        wait_for grep -qx sleep "/proc/$p/comm" || fail "qosctl run did not start sleep"
+        kernel_view "$p"
+        kill "$p"
+        wait "$p" 2>/dev/null || true
+}
+
+# A private system bus: dbus-daemon with the default-deny policy of
+# Debian's system.conf plus qosd's shipped policy file. Exports
+# DBUS_SYSTEM_BUS_ADDRESS so that qosd and qosctl use it.
+start_dbus() {
+        local dir="$TEST_TMP/dbus" i
+        : "${QOS_SOURCE_ROOT:?}"
+        mkdir -p "$dir"
+        chmod 755 "$dir"
+        sed -e "s|@SOCKET@|$dir/socket|" -e "s|@POLICY@|$QOS_SOURCE_ROOT/data/org.qosd.QoS1.conf|" \
+                "$QOS_SOURCE_ROOT/tests/data/test-bus.conf.in" >"$dir/bus.conf"
+        dbus-daemon --config-file="$dir/bus.conf" --nofork --nopidfile --nosyslog &
+        DBUS_PID=$!
+        on_exit "kill $DBUS_PID"
+        for ((i = 0; i < 250; i++)); do
+                [ -S "$dir/socket" ] && break
+                sleep 0.02
+        done
+        [ -S "$dir/socket" ] || fail "dbus-daemon did not start"
+        export DBUS_SYSTEM_BUS_ADDRESS="unix:path=$dir/socket"
+}
+
+# A --root for qosd inside the test directory, with empty rule directories.
+# Programs the rules match are copies of qos-test-threads under $QOSD_BIN.
+qosd_root_init() {
+        QOSD_ROOT="$TEST_TMP/root"
+        QOSD_BIN="$TEST_TMP/bin"
+        QOSD_LOG="$TEST_TMP/qosd.log"
+        mkdir -p "$QOSD_ROOT/etc/qos/apps.d" "$QOSD_ROOT/usr/share/qos/apps.d" "$QOSD_BIN"
+        chmod 755 "$QOSD_BIN"
+        : >"$QOSD_LOG"
+        on_exit 'stop_qosd KILL'
+}
+
+# A program a rule can match: a copy of qos-test-threads called NAME.
+test_program() { # name
+        cp "$QOS_TEST_THREADS" "$QOSD_BIN/$1"
+        echo "$QOSD_BIN/$1"
+}
+
+# A rule file in the admin directory: NAME.conf matching EXE, with a
+# process class (or "-" for none) and [Thread:GLOB] classes.
+write_rule() { # name exe class [glob class]...
+        local f="$QOSD_ROOT/etc/qos/apps.d/$1.conf" exe=$2 class=$3
+        shift 3
+        printf '[Match]\nExecutable=%s\n' "$exe" >"$f"
+        [ "$class" = - ] || printf '\n[Process]\nClass=%s\n' "$class" >>"$f"
+        while [ $# -ge 2 ]; do
+                printf '\n[Thread:%s]\nClass=%s\n' "$1" "$2" >>"$f"
+                shift 2
+        done
+}
+
+# Start qosd from the build on $QOSD_ROOT and wait until it is ready. Without
+# a bus (start_dbus) it runs with --no-bus. Extra arguments go to qosd.
+start_qosd() {
+        local from bus=() i
+        from=$(wc -l <"$QOSD_LOG")
+        [ -n "${DBUS_SYSTEM_BUS_ADDRESS:-}" ] || bus=(--no-bus)
+        "$QOSD" --root "$QOSD_ROOT" "${bus[@]}" "$@" >>"$QOSD_LOG" 2>&1 &
+        QOSD_PID=$!
+        for ((i = 0; i < 500; i++)); do
+                tail -n +"$((from + 1))" "$QOSD_LOG" | grep -q "^ready:" && return 0
+                kill -0 "$QOSD_PID" 2>/dev/null || break
+                sleep 0.02
+        done
+        cat "$QOSD_LOG" >&2
+        fail "qosd did not become ready"
+}
+
+# Stop qosd with a signal (TERM by default) and wait for it to exit. After
+# TERM it must exit 0 (under the sanitizers: no leak, no error report).
+stop_qosd() { # [signal]
+        local rc=0 pid=${QOSD_PID:-}
+        [ -n "$pid" ] || return 0
+        QOSD_PID=
+        kill -"${1:-TERM}" "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || rc=$?
+        if [ "${1:-TERM}" = TERM ] && [ "$rc" != 0 ]; then
+                fail "qosd exited with status $rc after SIGTERM"
+        fi
+        if grep -q "runtime error\|AddressSanitizer\|LeakSanitizer" "$QOSD_LOG"; then
+                fail "sanitizer report in the qosd log"
+        fi
+}
+
+# One counter from `qosctl status`.
+qosd_status() { # name
+        "$QOSCTL" status | awk -v n="$1" '$1 == n { print $2 }'
+}
+
+status_above() { # name value
+        [ "$(qosd_status "$1")" -gt "$2" ]
 }

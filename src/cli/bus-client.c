@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bus-client.h"
+#include "cli.h"
+
+static int error_exit_code(const char *what, const sd_bus_error *error, int r) {
+        if (sd_bus_error_has_names(error, SD_BUS_ERROR_SERVICE_UNKNOWN, SD_BUS_ERROR_NAME_HAS_NO_OWNER)) {
+                fprintf(stderr, "qosctl: qosd is not running (nobody owns %s on the system bus)\n",
+                        QOS_BUS_NAME);
+                return EXIT_NODAEMON;
+        }
+        fprintf(stderr, "qosctl: %s: %s\n", what,
+                error && error->message ? error->message : strerror(-r));
+        if (sd_bus_error_has_names(error, SD_BUS_ERROR_ACCESS_DENIED))
+                return EXIT_DENIED;
+        if (sd_bus_error_has_names(error, QOS_BUS_ERROR_NO_SUCH_TASK))
+                return EXIT_NOTFOUND;
+        if (sd_bus_error_has_names(error, SD_BUS_ERROR_INVALID_ARGS))
+                return EXIT_USAGE;
+        return EXIT_FAIL;
+}
+
+int cli_bus_call(const char *interface, const char *method, sd_bus_message **reply,
+                 const char *types, ...) {
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        sd_bus *bus = NULL;
+        va_list ap;
+        int r;
+
+        r = sd_bus_open_system(&bus);
+        if (r < 0) {
+                fprintf(stderr, "qosctl: cannot connect to the system bus: %s\n", strerror(-r));
+                return EXIT_NODAEMON;
+        }
+        va_start(ap, types);
+        r = sd_bus_call_methodv(bus, QOS_BUS_NAME, QOS_BUS_PATH, interface ?: QOS_BUS_INTERFACE, method,
+                                &error, reply, types, ap);
+        va_end(ap);
+        sd_bus_unref(bus); /* the reply holds its own reference */
+        if (r < 0) {
+                r = error_exit_code(method, &error, r);
+                sd_bus_error_free(&error);
+                return r;
+        }
+        return 0;
+}
+
+int cli_parse_help_only(int argc, char **argv, void (*help)(void)) {
+        static const struct option opts[] = {
+                { "help", no_argument, NULL, 'h' },
+                {},
+        };
+        int c;
+        while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
+                if (c == 'h') {
+                        help();
+                        return EXIT_OK;
+                }
+                return EXIT_USAGE;
+        }
+        return -1;
+}

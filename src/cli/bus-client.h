@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The client side of qosd's D-Bus interface (org.qosd.QoS1.Manager), shared
+ * by the subcommands that ask the daemon. Honours $DBUS_SYSTEM_BUS_ADDRESS. */
+#pragma once
+
+#include <systemd/sd-bus.h>
+
+#include "bus-protocol.h"
+
+/* Connect to the system bus and call interface.method on qosd (interface
+ * NULL: the Manager). The reply keeps the connection alive until it is
+ * unreferenced. On failure prints why (with advice: qosd not running,
+ * permission) and returns the matching exit code; 0 with *reply set. */
+int cli_bus_call(const char *interface, const char *method, sd_bus_message **reply,
+                 const char *types, ...);
+
+/* getopt for subcommands whose only option is --help. Returns -1 when done
+ * (optind at the first operand), else the exit code to return. */
+int cli_parse_help_only(int argc, char **argv, void (*help)(void));

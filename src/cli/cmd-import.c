@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* qosctl import ananicy SRC DEST: one qos.d file per ananicy rule, each
+ * saying where it came from and what it could not carry over. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "ananicy-import.h"
+#include "cli.h"
+#include "macro.h"
+
+static void help(void) {
+        printf("Usage: qosctl import ananicy [--force] SRC DEST\n"
+               "\n"
+               "Convert an ananicy or ananicy-cpp rule tree (*.rules, *.types below SRC)\n"
+               "into one qos.d file per rule in DEST (created if missing). Each rule gets\n"
+               "the nearest class; every setting that has no counterpart is reported as\n"
+               "file:line: warning: ... and noted in the file written.\n"
+               "\n"
+               "Options:\n"
+               "  -f, --force   overwrite files that already exist in DEST\n"
+               "  -h, --help    show this help\n"
+               "\n"
+               "Exit status: 0 every rule converted, 1 some rules or lines skipped, 2 usage.\n");
+}
+
+static int write_rule(const char *dest, const char *file, const AnanicyEntry *rule, const AnanicyConversion *c,
+                      bool force) {
+        _cleanup_free_ char *path = NULL;
+        if (asprintf(&path, "%s/%s", dest, file) < 0)
+                return -ENOMEM;
+        int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL), 0644);
+        if (fd < 0) {
+                int r = negative_errno();
+                fprintf(stderr, "%s: error: %s%s; rule '%s' not written\n", path, strerror(-r),
+                        r == -EEXIST ? " (use --force to overwrite)" : "", rule->name);
+                return 0;
+        }
+        FILE *f = fdopen(fd, "w");
+        if (!f) {
+                close(fd);
+                return -ENOMEM;
+        }
+        ananicy_write_conf(f, rule, c);
+        if (fclose(f) != 0) {
+                fprintf(stderr, "%s: error: %m; rule '%s' not written completely\n", path, rule->name);
+                return 0;
+        }
+        return 1;
+}
+
+static int cmp_str(const void *a, const void *b) {
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* Two rules whose names differ only in characters a file name cannot hold
+ * would write one file; the second is refused. */
+static bool file_name_taken(char **names, size_t n, const char *name) {
+        return n > 0 && bsearch(&name, names, n, sizeof *names, cmp_str);
+}
+
+static int import_tree(const AnanicyTree *t, const char *dest, bool force, DiagList *diag, size_t *ret_written,
+                       size_t *ret_lossy) {
+        _cleanup_free_ char **names = calloc(t->n_rules ? t->n_rules : 1, sizeof *names);
+        size_t n_names = 0;
+        int r = 0;
+
+        if (!names)
+                return -ENOMEM;
+        for (size_t i = 0; i < t->n_rules && r >= 0; i++) {
+                const AnanicyEntry *rule = &t->rules[i];
+                AnanicyConversion c;
+                _cleanup_free_ char *file = NULL;
+
+                r = ananicy_convert(t, rule, &c, diag);
+                if (r <= 0)
+                        continue;
+                file = ananicy_file_name(rule->name);
+                if (!file)
+                        r = -ENOMEM;
+                else if (file_name_taken(names, n_names, file))
+                        r = diag_add(diag, LOG_ERR, rule->origin.path, rule->origin.line,
+                                     "%s: another rule already writes %s; rule skipped", rule->name, file);
+                else {
+                        r = write_rule(dest, file, rule, &c, force);
+                        if (r > 0) {
+                                (*ret_written)++;
+                                *ret_lossy += c.n_lost > 0;
+                        } else if (r == 0)
+                                r = diag_add(diag, LOG_ERR, rule->origin.path, rule->origin.line,
+                                             "%s: not written", rule->name);
+                        /* Keep the list sorted: insert in place. */
+                        size_t k = n_names;
+                        while (k > 0 && strcmp(names[k - 1], file) > 0) {
+                                names[k] = names[k - 1];
+                                k--;
+                        }
+                        names[k] = TAKE_PTR(file);
+                        n_names++;
+                }
+                ananicy_conversion_done(&c);
+        }
+        for (size_t i = 0; i < n_names; i++)
+                free(names[i]);
+        return r;
+}
+
+int cmd_import(int argc, char **argv) {
+        static const struct option opts[] = {
+                { "force", no_argument, NULL, 'f' },
+                { "help", no_argument, NULL, 'h' },
+                {},
+        };
+        bool force = false;
+        int c, r;
+
+        while ((c = getopt_long(argc, argv, "fh", opts, NULL)) >= 0) {
+                switch (c) {
+                case 'f':
+                        force = true;
+                        break;
+                case 'h':
+                        help();
+                        return EXIT_OK;
+                default:
+                        return EXIT_USAGE;
+                }
+        }
+        if (argc - optind != 3 || strcmp(argv[optind], "ananicy") != 0) {
+                fprintf(stderr, "Usage: qosctl import ananicy [--force] SRC DEST; see --help\n");
+                return EXIT_USAGE;
+        }
+        const char *src = argv[optind + 1], *dest = argv[optind + 2];
+
+        if (mkdir(dest, 0755) < 0 && errno != EEXIST) {
+                fprintf(stderr, "qosctl import: cannot create %s: %m\n", dest);
+                return EXIT_FAIL;
+        }
+
+        AnanicyTree t;
+        DiagList diag = {};
+        size_t written = 0, lossy = 0;
+        r = ananicy_tree_load(&t, src, &diag);
+        if (r >= 0)
+                r = import_tree(&t, dest, force, &diag, &written, &lossy);
+        (void) diag_list_sort(&diag); /* unsorted is still readable */
+        diag_list_print(&diag, stderr);
+        if (r < 0)
+                fprintf(stderr, "qosctl import: %s: %s\n", src, strerror(-r));
+        else
+                printf("%zu of %zu rules written to %s, %zu with settings not carried over\n", written, t.n_rules,
+                       dest, lossy);
+        size_t errors = diag_list_count(&diag, LOG_ERR);
+        ananicy_tree_done(&t);
+        diag_list_clear(&diag);
+        return r < 0 || errors > 0 ? EXIT_FAIL : EXIT_OK;
+}

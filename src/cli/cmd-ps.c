@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* qosctl ps: the threads qosd manages (or, with -a, every thread) with
+ * their class, the rule that gave it, and the knobs in force now. */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "bus-client.h"
+#include "cli.h"
+
+static void help(void) {
+        printf("Usage: qosctl ps [-a] [-p PID]\n\n"
+               "List the threads qosd manages: class, state, the rule that decided\n"
+               "(file:line) and the knobs the kernel reports now. Asks qosd.\n\n"
+               "  -a, --all        every thread on the system, managed or not\n"
+               "  -p, --pid PID    only the threads of process PID\n"
+               "  -h, --help       show this help\n\n"
+               "STATE is applied (qosd's class), inherited (created by a managed task),\n"
+               "foreign (changed by someone else since: left alone), unmanaged, realtime.\n");
+}
+
+int cmd_ps(int argc, char **argv) {
+        static const struct option opts[] = {
+                { "all", no_argument, NULL, 'a' },
+                { "pid", required_argument, NULL, 'p' },
+                { "help", no_argument, NULL, 'h' },
+                {},
+        };
+        sd_bus_message *reply = NULL;
+        pid_t only = 0;
+        int all = 0, c, r;
+
+        while ((c = getopt_long(argc, argv, "ap:h", opts, NULL)) >= 0) {
+                switch (c) {
+                case 'a':
+                        all = 1;
+                        break;
+                case 'p':
+                        if (cli_parse_pid(optarg, &only) < 0)
+                                return EXIT_USAGE;
+                        break;
+                case 'h':
+                        help();
+                        return EXIT_OK;
+                default:
+                        return EXIT_USAGE;
+                }
+        }
+        if (optind < argc) {
+                fprintf(stderr, "qosctl ps: unexpected argument '%s'\n", argv[optind]);
+                return EXIT_USAGE;
+        }
+        r = cli_bus_call(NULL, "ListTasks", &reply, "b", all);
+        if (r != 0)
+                return r;
+
+        printf("%-7s %-7s %-15s %-16s %-9s %-30s %s\n", "PID", "TID", "COMM", "CLASS", "STATE", "RULE",
+               "KNOBS");
+        r = sd_bus_message_enter_container(reply, 'a', "(iisssss)");
+        while (r > 0) {
+                int32_t pid, tid;
+                const char *comm, *cls, *state, *origin, *knobs;
+                r = sd_bus_message_read(reply, "(iisssss)", &pid, &tid, &comm, &cls, &state, &origin, &knobs);
+                if (r <= 0)
+                        break;
+                if (only && pid != only)
+                        continue;
+                printf("%-7d %-7d %-15s %-16s %-9s %-30s %s\n", pid, tid, comm, cls, state,
+                       *origin ? origin : "-", knobs);
+        }
+        sd_bus_message_unref(reply);
+        if (r < 0) {
+                fprintf(stderr, "qosctl: malformed reply from qosd\n");
+                return EXIT_FAIL;
+        }
+        return EXIT_OK;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* qosctl reload: have qosd load the rules again (atomically). */
+#include <stdio.h>
+
+#include "bus-client.h"
+#include "cli.h"
+
+static void help(void) {
+        printf("Usage: qosctl reload\n\n"
+               "Ask qosd to load the rules again. The new rules replace the running\n"
+               "ones only if every file loads without errors; otherwise the errors are\n"
+               "printed (file:line) and the previous rules stay in force. Root only.\n");
+}
+
+int cmd_reload(int argc, char **argv) {
+        sd_bus_message *reply = NULL;
+        const char *result;
+        int r = cli_parse_help_only(argc, argv, help);
+        if (r >= 0)
+                return r;
+        r = cli_bus_call(NULL, "Reload", &reply, "");
+        if (r == 0 && sd_bus_message_read(reply, "s", &result) > 0)
+                printf("%s\n", result);
+        sd_bus_message_unref(reply);
+        return r;
+}

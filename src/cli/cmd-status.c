@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* qosctl status: qosd's counters and the result of the last reload. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "bus-client.h"
+#include "cli.h"
+
+static void help(void) {
+        printf("Usage: qosctl status\n\n"
+               "Show what qosd is doing: rules loaded, threads managed, events seen and\n"
+               "lost (ENOBUFS), rescans, changes by others it respected, the last reload.\n");
+}
+
+static int print_property(sd_bus_message *reply, const char *name) {
+        const char *contents;
+        char type;
+        int r = sd_bus_message_peek_type(reply, &type, &contents);
+        if (r < 0)
+                return r;
+        r = sd_bus_message_enter_container(reply, 'v', contents);
+        if (r < 0)
+                return r;
+        if (strcmp(contents, "t") == 0) {
+                uint64_t v;
+                r = sd_bus_message_read(reply, "t", &v);
+                if (r < 0)
+                        return r;
+                if (strcmp(name, "LastReloadTime") == 0) {
+                        char buf[64] = "never";
+                        time_t t = (time_t) (v / 1000000);
+                        if (v)
+                                strftime(buf, sizeof buf, "%F %T", localtime(&t));
+                        printf("%-18s %s\n", name, buf);
+                } else
+                        printf("%-18s %" PRIu64 "\n", name, v);
+        } else if (strcmp(contents, "b") == 0) {
+                int v;
+                r = sd_bus_message_read(reply, "b", &v);
+                if (r < 0)
+                        return r;
+                printf("%-18s %s\n", name, v ? "yes" : "no");
+        } else if (strcmp(contents, "s") == 0) {
+                const char *v;
+                r = sd_bus_message_read(reply, "s", &v);
+                if (r < 0)
+                        return r;
+                printf("%-18s %s\n", name, v);
+        } else
+                r = sd_bus_message_skip(reply, contents);
+        if (r < 0)
+                return r;
+        return sd_bus_message_exit_container(reply);
+}
+
+int cmd_status(int argc, char **argv) {
+        sd_bus_message *reply = NULL;
+        int r = cli_parse_help_only(argc, argv, help);
+        if (r >= 0)
+                return r;
+        r = cli_bus_call("org.freedesktop.DBus.Properties", "GetAll", &reply, "s", QOS_BUS_INTERFACE);
+        if (r != 0)
+                return r;
+        r = sd_bus_message_enter_container(reply, 'a', "{sv}");
+        while (r > 0) {
+                const char *name;
+                r = sd_bus_message_enter_container(reply, 'e', "sv");
+                if (r <= 0)
+                        break;
+                r = sd_bus_message_read(reply, "s", &name);
+                if (r >= 0)
+                        r = print_property(reply, name);
+                if (r >= 0)
+                        r = sd_bus_message_exit_container(reply);
+                if (r >= 0)
+                        r = 1;
+        }
+        sd_bus_message_unref(reply);
+        if (r < 0) {
+                fprintf(stderr, "qosctl: malformed reply from qosd\n");
+                return EXIT_FAIL;
+        }
+        return EXIT_OK;
+}

@@ -1,0 +1,485 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* ananicy's files are JSON lines: one object per line, '#' comments. A rule
+ * names a process and optionally a type; its own keys override the type's.
+ * json-c parses each line. */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <syslog.h>
+
+#include "ananicy-import.h"
+#include "file-read.h"
+#include "glob-index.h"
+#include "macro.h"
+
+/* Deeper than any real rule tree; stops symlink loops. */
+#define TREE_DEPTH_MAX 16
+/* inih's line buffer, less "Executable=". */
+#define NAME_MAX_LEN (199 - 11)
+
+typedef enum ValueType { VALUE_INT, VALUE_STRING } ValueType;
+
+/* Every key ananicy knows, and what qosd makes of it. lost: why it is not
+ * carried over; NULL when the class carries it (nice, sched, ioclass decide
+ * the class; their real-time and fine-grained parts are judged apart). */
+static const struct {
+        const char *key;
+        ValueType type;
+        const char *lost;
+} known_keys[] = {
+        { "nice", VALUE_INT, NULL },
+        { "sched", VALUE_STRING, NULL },
+        { "ioclass", VALUE_STRING, NULL },
+        { "latency_nice", VALUE_INT, "the class decides the time slice" },
+        { "rtprio", VALUE_INT, "qosd gives no real-time priorities" },
+        { "ionice", VALUE_INT, "the class decides the I/O priority" },
+        { "oom_score_adj", VALUE_INT, "qosd does not touch the OOM killer" },
+        { "cgroup", VALUE_STRING, "qosd sets group shares per class, not ananicy's cgroups" },
+};
+
+static int push_entry(AnanicyEntry **v, size_t *n, AnanicyEntry *e) {
+        AnanicyEntry *t = reallocarray(*v, *n + 1, sizeof *t);
+        if (!t)
+                return -ENOMEM;
+        *v = t;
+        t[(*n)++] = *e;
+        *e = (AnanicyEntry) {};
+        return 0;
+}
+
+static void entry_done(AnanicyEntry *e) {
+        free(e->name);
+        free(e->type);
+        json_object_put(e->spec);
+        *e = (AnanicyEntry) {};
+}
+
+/* One line's object into an entry: rules need "name", types "type". */
+static int take_entry(AnanicyTree *t, bool is_type, json_object *obj, RuleOrigin o, DiagList *diag) {
+        const char *id_key = is_type ? "type" : "name";
+        AnanicyEntry e = { .origin = o, .seq = t->n_types + t->n_rules };
+        json_object *v;
+        int r;
+
+        if (!json_object_object_get_ex(obj, id_key, &v) || !json_object_is_type(v, json_type_string) ||
+            !*json_object_get_string(v)) {
+                json_object_put(obj);
+                return diag_add(diag, LOG_ERR, o.path, o.line, "no \"%s\" string; line skipped", id_key);
+        }
+        e.spec = obj;
+        e.name = strdup(json_object_get_string(v));
+        if (!e.name)
+                goto oom;
+        if (!is_type && json_object_object_get_ex(obj, "type", &v)) {
+                if (!json_object_is_type(v, json_type_string)) {
+                        r = diag_add(diag, LOG_ERR, o.path, o.line, "\"type\" of '%s' is not a string; line skipped", e.name);
+                        entry_done(&e);
+                        return r;
+                }
+                e.type = strdup(json_object_get_string(v));
+                if (!e.type)
+                        goto oom;
+        }
+
+        struct json_object_iterator it = json_object_iter_begin(obj), end = json_object_iter_end(obj);
+        for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
+                const char *key = json_object_iter_peek_name(&it);
+                bool known = strcmp(key, "name") == 0 || strcmp(key, "type") == 0;
+                for (size_t i = 0; i < ELEMENTSOF(known_keys) && !known; i++)
+                        known = strcmp(key, known_keys[i].key) == 0;
+                if (!known && (r = diag_add(diag, LOG_WARNING, o.path, o.line, "unknown key \"%s\"; ignored", key)) < 0) {
+                        entry_done(&e);
+                        return r;
+                }
+        }
+        r = is_type ? push_entry(&t->types, &t->n_types, &e) : push_entry(&t->rules, &t->n_rules, &e);
+        if (r < 0)
+                entry_done(&e);
+        return r;
+oom:
+        entry_done(&e);
+        return -ENOMEM;
+}
+
+static int load_line(AnanicyTree *t, bool is_type, struct json_tokener *tok, const char *s, size_t len,
+                     RuleOrigin o, DiagList *diag) {
+        size_t i = 0;
+
+        while (i < len && isspace((unsigned char) s[i]))
+                i++;
+        if (i == len || s[i] == '#')
+                return 0;
+        if (memchr(s, '\0', len))
+                return diag_add(diag, LOG_ERR, o.path, o.line, "NUL byte in line; line skipped");
+
+        json_tokener_reset(tok);
+        json_object *obj = json_tokener_parse_ex(tok, s + i, (int) (len - i));
+        size_t end = i + json_tokener_get_parse_end(tok);
+        if (!obj) {
+                enum json_tokener_error e = json_tokener_get_error(tok);
+                return diag_add(diag, LOG_ERR, o.path, o.line, "column %zu: %s; line skipped", end + 1,
+                                e == json_tokener_continue ? "the object does not end on this line"
+                                                           : json_tokener_error_desc(e));
+        }
+        while (end < len && isspace((unsigned char) s[end]))
+                end++;
+        if (end < len && s[end] != '#') {
+                json_object_put(obj);
+                return diag_add(diag, LOG_ERR, o.path, o.line, "text after the JSON object; line skipped");
+        }
+        if (!json_object_is_type(obj, json_type_object)) {
+                json_object_put(obj);
+                return diag_add(diag, LOG_ERR, o.path, o.line, "expected a JSON object; line skipped");
+        }
+        return take_entry(t, is_type, obj, o, diag);
+}
+
+static int load_file(AnanicyTree *t, const char *path, bool is_type, DiagList *diag) {
+        _cleanup_free_ char *text = NULL;
+        size_t len;
+        int r;
+
+        char *p = strdup(path);
+        char **paths = p ? reallocarray(t->paths, t->n_paths + 1, sizeof *paths) : NULL;
+        if (!paths) {
+                free(p);
+                return -ENOMEM;
+        }
+        t->paths = paths;
+        paths[t->n_paths++] = p;
+
+        r = read_rule_file(p, &text, &len, diag);
+        if (r <= 0)
+                return r;
+        struct json_tokener *tok = json_tokener_new();
+        if (!tok)
+                return -ENOMEM;
+        unsigned line = 0;
+        for (const char *s = text, *e = text + len; s < e && r >= 0;) {
+                const char *nl = memchr(s, '\n', (size_t) (e - s));
+                const char *stop = nl ? nl : e;
+                r = load_line(t, is_type, tok, s, (size_t) (stop - s), (RuleOrigin) { p, ++line }, diag);
+                s = nl ? nl + 1 : e;
+        }
+        json_tokener_free(tok);
+        return r;
+}
+
+static bool has_suffix(const char *s, const char *suffix) {
+        size_t n = strlen(s), k = strlen(suffix);
+        return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+static int walk(AnanicyTree *t, const char *dir, unsigned depth, DiagList *diag) {
+        struct dirent **names = NULL;
+        int r = 0;
+
+        int n = scandir(dir, &names, NULL, alphasort);
+        if (n < 0)
+                return depth == 0 ? negative_errno() : diag_add(diag, LOG_WARNING, dir, 0, "cannot read directory: %m; skipped");
+        for (int i = 0; i < n; i++) {
+                const char *name = names[i]->d_name;
+                _cleanup_free_ char *path = NULL;
+                if (r >= 0 && name[0] != '.') {
+                        if (asprintf(&path, "%s/%s", dir, name) < 0) {
+                                path = NULL;
+                                r = -ENOMEM;
+                        } else if (has_suffix(name, ".types") || has_suffix(name, ".rules"))
+                                r = load_file(t, path, has_suffix(name, ".types"), diag);
+                        else if (depth < TREE_DEPTH_MAX) {
+                                DIR *d = opendir(path);
+                                if (d) {
+                                        closedir(d);
+                                        r = walk(t, path, depth + 1, diag);
+                                }
+                        }
+                }
+                free(names[i]);
+        }
+        free(names);
+        return r;
+}
+
+static int cmp_entry(const void *a, const void *b) {
+        const AnanicyEntry *x = a, *y = b;
+        int c = strcmp(x->name, y->name);
+        if (c != 0)
+                return c;
+        return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sort by name; of entries with one name keep the last, as ananicy does. */
+static int dedup(AnanicyEntry *v, size_t *n, const char *what, DiagList *diag) {
+        size_t k = 0;
+        if (*n == 0)
+                return 0; /* v may be NULL: qsort(NULL, 0, ...) is undefined */
+        qsort(v, *n, sizeof *v, cmp_entry);
+        for (size_t i = 0; i < *n; i++) {
+                if (i + 1 < *n && strcmp(v[i].name, v[i + 1].name) == 0) {
+                        int r = diag_add(diag, LOG_WARNING, v[i + 1].origin.path, v[i + 1].origin.line,
+                                         "%s '%s' again (first at %s:%u); this one replaces it", what, v[i].name,
+                                         v[i].origin.path, v[i].origin.line);
+                        entry_done(&v[i]);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                v[k++] = v[i];
+        }
+        *n = k;
+        return 0;
+}
+
+int ananicy_tree_load(AnanicyTree *t, const char *src, DiagList *diag) {
+        *t = (AnanicyTree) {};
+        int r = walk(t, src, 0, diag);
+        if (r >= 0)
+                r = dedup(t->types, &t->n_types, "type", diag);
+        if (r >= 0)
+                r = dedup(t->rules, &t->n_rules, "rule", diag);
+        return r;
+}
+
+void ananicy_tree_done(AnanicyTree *t) {
+        for (size_t i = 0; i < t->n_types; i++)
+                entry_done(&t->types[i]);
+        free(t->types);
+        for (size_t i = 0; i < t->n_rules; i++)
+                entry_done(&t->rules[i]);
+        free(t->rules);
+        for (size_t i = 0; i < t->n_paths; i++)
+                free(t->paths[i]);
+        free(t->paths);
+        *t = (AnanicyTree) {};
+}
+
+static int cmp_name_key(const void *key, const void *e) {
+        return strcmp(key, ((const AnanicyEntry *) e)->name);
+}
+
+/* A rule's own setting, else its type's; *from_type says which. */
+static json_object *setting(const AnanicyEntry *rule, const AnanicyEntry *type, const char *key, bool *from_type) {
+        json_object *v;
+        *from_type = false;
+        if (json_object_object_get_ex(rule->spec, key, &v))
+                return v;
+        if (type && json_object_object_get_ex(type->spec, key, &v)) {
+                *from_type = true;
+                return v;
+        }
+        return NULL;
+}
+
+typedef struct Convert {
+        const AnanicyEntry *rule, *type;
+        AnanicyConversion *out;
+        DiagList *diag;
+} Convert;
+
+static const char *value_text(json_object *v) {
+        return json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+}
+
+static int lose(Convert *c, const char *key, json_object *v, bool from_type, const char *why) {
+        char *s;
+        if (asprintf(&s, "%s %s not carried over: %s%s%s%s", key, value_text(v), why, from_type ? " (from type " : "",
+                     from_type ? c->type->name : "", from_type ? ")" : "") < 0)
+                return -ENOMEM;
+        char **l = reallocarray(c->out->lost, c->out->n_lost + 1, sizeof *l);
+        if (!l) {
+                free(s);
+                return -ENOMEM;
+        }
+        c->out->lost = l;
+        l[c->out->n_lost++] = s;
+        return diag_add(c->diag, LOG_WARNING, c->rule->origin.path, c->rule->origin.line, "%s: %s", c->rule->name, s);
+}
+
+/* The value of key if it has the right JSON type; a wrong one is reported. */
+static int typed(Convert *c, const char *key, ValueType type, json_object **ret, bool *from_type) {
+        json_object *v = setting(c->rule, c->type, key, from_type);
+        *ret = NULL;
+        if (!v)
+                return 0;
+        if (type == VALUE_INT ? json_object_is_type(v, json_type_int)
+                              : json_object_is_type(v, json_type_string)) {
+                *ret = v;
+                return 0;
+        }
+        return diag_add(c->diag, LOG_WARNING, c->rule->origin.path, c->rule->origin.line,
+                        "%s: %s %s is not a %s; ignored", c->rule->name, key, value_text(v),
+                        type == VALUE_INT ? "number" : "string");
+}
+
+static int set_reason(Convert *c, QClass class, const char *key, json_object *v, bool from_type) {
+        c->out->class = class;
+        int r = key ? asprintf(&c->out->reason, "%s %s%s%s%s -> %s", key, value_text(v),
+                               from_type ? " (type " : "", from_type ? c->type->name : "", from_type ? ")" : "",
+                               qclass_to_string(class))
+                    : asprintf(&c->out->reason, "no nice, sched or ioclass -> %s", qclass_to_string(class));
+        if (r < 0) {
+                c->out->reason = NULL;
+                return -ENOMEM;
+        }
+        return 0;
+}
+
+static bool str_is(json_object *v, const char *s) {
+        return v && strcasecmp(json_object_get_string(v), s) == 0;
+}
+
+/* The nearest class, first match wins:
+ *   sched rr/fifo/iso, or nice <= -10      -> user-interactive
+ *   sched idle/batch, nice >= 10, ioclass idle -> background
+ *   nice < 0                               -> user-initiated
+ *   anything else                          -> utility */
+static int decide_class(Convert *c) {
+        json_object *nice, *sched, *ioclass;
+        bool nice_t, sched_t, io_t;
+        int r;
+
+        if ((r = typed(c, "nice", VALUE_INT, &nice, &nice_t)) < 0 ||
+            (r = typed(c, "sched", VALUE_STRING, &sched, &sched_t)) < 0 ||
+            (r = typed(c, "ioclass", VALUE_STRING, &ioclass, &io_t)) < 0)
+                return r;
+        int n = nice ? json_object_get_int(nice) : 0;
+        bool rt = str_is(sched, "rr") || str_is(sched, "fifo") || str_is(sched, "iso");
+
+        if (sched && !rt && !str_is(sched, "normal") && !str_is(sched, "other") && !str_is(sched, "batch") &&
+            !str_is(sched, "idle") &&
+            (r = diag_add(c->diag, LOG_WARNING, c->rule->origin.path, c->rule->origin.line,
+                          "%s: unknown sched \"%s\"; ignored", c->rule->name, json_object_get_string(sched))) < 0)
+                return r;
+        if (ioclass && !str_is(ioclass, "idle") && !str_is(ioclass, "best-effort") && !str_is(ioclass, "realtime") &&
+            !str_is(ioclass, "none") &&
+            (r = diag_add(c->diag, LOG_WARNING, c->rule->origin.path, c->rule->origin.line,
+                          "%s: unknown ioclass \"%s\"; ignored", c->rule->name, json_object_get_string(ioclass))) < 0)
+                return r;
+
+        if (rt) {
+                r = set_reason(c, QCLASS_USER_INTERACTIVE, "sched", sched, sched_t);
+                if (r >= 0)
+                        r = lose(c, "sched", sched, sched_t,
+                                 "qosd keeps threads SCHED_NORMAL; user-interactive is the nearest class");
+                return r;
+        }
+        if (nice && n <= -10)
+                return set_reason(c, QCLASS_USER_INTERACTIVE, "nice", nice, nice_t);
+        if (str_is(sched, "idle") || str_is(sched, "batch"))
+                return set_reason(c, QCLASS_BACKGROUND, "sched", sched, sched_t);
+        if (nice && n >= 10)
+                return set_reason(c, QCLASS_BACKGROUND, "nice", nice, nice_t);
+        if (str_is(ioclass, "idle"))
+                return set_reason(c, QCLASS_BACKGROUND, "ioclass", ioclass, io_t);
+        if (nice && n < 0)
+                return set_reason(c, QCLASS_USER_INITIATED, "nice", nice, nice_t);
+        if (nice)
+                return set_reason(c, QCLASS_UTILITY, "nice", nice, nice_t);
+        return set_reason(c, QCLASS_UTILITY, NULL, NULL, false);
+}
+
+/* qos.d values are trimmed by inih and cut at " ;"; names that would
+ * change on the way cannot be carried. */
+static const char *name_problem(const char *name) {
+        size_t len = strlen(name);
+        for (const char *p = name; *p; p++)
+                len += strchr("*?[\\", *p) != NULL; /* escaped when written */
+        if (len > NAME_MAX_LEN)
+                return "is too long for a qos.d line";
+        for (const char *p = name; *p; p++)
+                if (iscntrl((unsigned char) *p))
+                        return "contains control characters";
+        if (isspace((unsigned char) name[0]) || isspace((unsigned char) name[strlen(name) - 1]))
+                return "starts or ends with white space";
+        for (const char *p = name + 1; *p; p++)
+                if (*p == ';' && isspace((unsigned char) p[-1]))
+                        return "contains \" ;\", which starts a comment in qos.d";
+        return NULL;
+}
+
+int ananicy_convert(const AnanicyTree *t, const AnanicyEntry *rule, AnanicyConversion *ret, DiagList *diag) {
+        Convert c = { .rule = rule, .out = ret, .diag = diag };
+        const char *problem;
+        int r;
+
+        *ret = (AnanicyConversion) {};
+        if ((problem = name_problem(rule->name)))
+                return diag_add(diag, LOG_ERR, rule->origin.path, rule->origin.line, "name '%s' %s; rule skipped",
+                                rule->name, problem);
+        if (rule->type) {
+                c.type = t->n_types ? bsearch(rule->type, t->types, t->n_types, sizeof *t->types, cmp_name_key)
+                                    : NULL;
+                if (!c.type)
+                        return diag_add(diag, LOG_ERR, rule->origin.path, rule->origin.line,
+                                        "%s: unknown type '%s'; rule skipped", rule->name, rule->type);
+        }
+
+        r = decide_class(&c);
+        for (size_t i = 0; i < ELEMENTSOF(known_keys) && r >= 0; i++) {
+                json_object *v;
+                bool from_type;
+                if (!known_keys[i].lost)
+                        continue;
+                r = typed(&c, known_keys[i].key, known_keys[i].type, &v, &from_type);
+                if (r >= 0 && v)
+                        r = lose(&c, known_keys[i].key, v, from_type, known_keys[i].lost);
+        }
+        if (r >= 0) {
+                json_object *io;
+                bool from_type;
+                r = typed(&c, "ioclass", VALUE_STRING, &io, &from_type);
+                if (r >= 0 && str_is(io, "realtime"))
+                        r = lose(&c, "ioclass", io, from_type, "the class decides the I/O priority");
+        }
+        if (r < 0) {
+                ananicy_conversion_done(ret);
+                return r;
+        }
+        return 1;
+}
+
+void ananicy_conversion_done(AnanicyConversion *c) {
+        free(c->reason);
+        for (size_t i = 0; i < c->n_lost; i++)
+                free(c->lost[i]);
+        free(c->lost);
+        *c = (AnanicyConversion) {};
+}
+
+char *ananicy_file_name(const char *rule_name) {
+        const char *s = rule_name;
+        while (*s == '/')
+                s++;
+        size_t n = strlen(s);
+        char *f = malloc(n + strlen(".conf") + 2);
+        if (!f)
+                return NULL;
+        char *p = f;
+        if (*s == '.')
+                *p++ = '_';
+        for (; *s; s++)
+                *p++ = *s == '/' ? '-' : (isalnum((unsigned char) *s) || strchr("._+@-", *s)) ? *s : '_';
+        strcpy(p, ".conf");
+        return f;
+}
+
+void ananicy_write_conf(FILE *f, const AnanicyEntry *rule, const AnanicyConversion *c) {
+        fprintf(f, "# Imported from ananicy, %s:%u\n", rule->origin.path, rule->origin.line);
+        fprintf(f, "# rule \"%s\"%s%s: %s\n", rule->name, rule->type ? ", type " : "", rule->type ? rule->type : "",
+                c->reason);
+        if (c->n_lost > 0)
+                fprintf(f, "# Not carried over:\n");
+        for (size_t i = 0; i < c->n_lost; i++)
+                fprintf(f, "#   %s\n", c->lost[i]);
+
+        /* ananicy names are plain: escape what qos.d would read as a glob. */
+        fprintf(f, "\n[Match]\nExecutable=");
+        for (const char *s = rule->name; *s; s++) {
+                if (strchr("*?[\\", *s))
+                        fputc('\\', f);
+                fputc(*s, f);
+        }
+        fprintf(f, "\n\n[Process]\nClass=%s\n", qclass_to_string(c->class));
+}

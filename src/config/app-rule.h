@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* One application's rules, as the loaders build them and the matcher reads
+ * them. Both the qos.d INI loader and the schedqos JSON loader fill the same
+ * structure through these functions, so merging (drop-ins, repeated keys)
+ * follows one set of rules whatever the file format. */
+#pragma once
+
+#include "glob-index.h"
+#include "rules.h"
+
+typedef enum MatchKind {
+        MATCH_EXECUTABLE,
+        MATCH_COMMAND_LINE,
+        MATCH_CGROUP,
+        _MATCH_KIND_MAX,
+} MatchKind;
+
+const char *match_kind_to_string(MatchKind k); /* the key: "Executable" ... */
+
+typedef struct Pattern {
+        char *text;
+        size_t prefix;          /* glob_literal_prefix(); the length when !glob */
+        bool glob;
+        bool path;              /* Executable with a '/': matched against the full path */
+        RuleOrigin origin;
+} Pattern;
+
+typedef struct PatternList {
+        Pattern *items;
+        size_t n;
+} PatternList;
+
+typedef struct ClassSetting {
+        QClass class;           /* UNSPECIFIED: not set */
+        RuleOrigin origin;
+} ClassSetting;
+
+typedef struct ThreadRule {
+        Pattern name;           /* glob on the thread's comm; origin: the section header */
+        ClassSetting class;
+} ThreadRule;
+
+typedef struct AppRule {
+        char *name;             /* "firefox" for firefox.conf; the key in a schedqos file */
+        const char *unit;       /* the file name that layers: "firefox.conf", "apps.json" */
+        RuleOrigin origin;      /* the main file (line 0), or the schedqos key */
+        PatternList match[_MATCH_KIND_MAX];
+        bool implicit_match;    /* no Match keys: Executable= the name */
+        ClassSetting process;
+        ClassSetting max;
+        ThreadRule *threads;
+        size_t n_threads;
+        GlobIndex thread_index; /* built by app_rule_finalize() */
+        unsigned level;         /* the highest directory that contributed */
+} AppRule;
+
+int app_rule_init(AppRule *app, const char *name, const char *unit, RuleOrigin origin);
+void app_rule_done(AppRule *app);
+
+/* Append a Match pattern; an empty value clears the kind's earlier patterns
+ * (systemd's reset, so a drop-in can replace a list). */
+int app_rule_add_match(AppRule *app, MatchKind kind, const char *value, RuleOrigin origin);
+
+/* A later assignment replaces an earlier one. */
+void app_rule_set_class(ClassSetting *c, QClass class, RuleOrigin origin);
+
+/* The rule for a thread glob, created empty on first use so that a drop-in
+ * with the same [Thread:GLOB] header amends the same rule. */
+int app_rule_thread(AppRule *app, const char *glob, RuleOrigin section, ThreadRule **ret);
+
+/* After the last file: check what only the whole can tell (Class above
+ * MaxClass, a thread section without Class=, a file that says nothing),
+ * report it at the line concerned, and build the thread index. */
+int app_rule_finalize(AppRule *app, DiagList *diag);
+
+/* The best [Thread:] rule for a thread name, or NULL. */
+const ThreadRule *app_rule_match_thread(const AppRule *app, const char *thread_name);
+
+/* Parse a class value; reports an error at origin and returns -EINVAL
+ * when it is not one, -ENOMEM when reporting failed. */
+int parse_class_value(const char *key, const char *value, RuleOrigin origin, DiagList *diag, QClass *ret);
+
+/* The rules of one scope, in load order. */
+typedef struct AppRuleList {
+        AppRule *items;
+        size_t n;
+} AppRuleList;
+
+/* A new, initialised rule at the end of the list; pointers into the list
+ * are valid until the next push. */
+int app_rule_list_push(AppRuleList *l, const char *name, const char *unit, RuleOrigin origin, AppRule **ret);
+/* Drop the last rule (a file that turned out to be unusable). */
+void app_rule_list_pop(AppRuleList *l);
+void app_rule_list_done(AppRuleList *l);

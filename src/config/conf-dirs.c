@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "conf-dirs.h"
+#include "macro.h"
+
+/* One file seen while scanning, before layering decides its fate. */
+typedef struct Entry {
+        char *unit;             /* "foo.conf" */
+        char *dropin;           /* "10-x.conf" for foo.conf.d/10-x.conf; NULL: the main file */
+        char *path;
+        unsigned level;
+        bool mask;
+        bool mask_unknown;      /* a plain file not yet looked at: see resolve_mask() */
+        UnitKind kind;
+} Entry;
+
+typedef struct EntryList {
+        Entry *items;
+        size_t n;
+} EntryList;
+
+static bool has_suffix(const char *s, const char *suffix, size_t *ret_stem) {
+        size_t n = strlen(s), k = strlen(suffix);
+        if (n <= k || strcmp(s + n - k, suffix) != 0)
+                return false;
+        if (ret_stem)
+                *ret_stem = n - k;
+        return true;
+}
+
+static int join(const char *a, const char *b, char **ret) {
+        return asprintf(ret, "%s/%s", a, b) < 0 ? -ENOMEM : 0;
+}
+
+int conf_dir_under_root(const char *root, const char *dir, char **ret) {
+        if (!root || !*root || strcmp(root, "/") == 0) {
+                *ret = strdup(dir);
+                return *ret ? 0 : -ENOMEM;
+        }
+        size_t n = strlen(root);
+        while (n > 1 && root[n - 1] == '/')
+                n--;
+        return asprintf(ret, "%.*s%s", (int) n, root, dir) < 0 ? -ENOMEM : 0;
+}
+
+/* systemd's masks: an empty file, or a symlink to /dev/null. */
+static bool is_mask(int dfd, const char *name, const struct stat *st) {
+        char target[16];
+        ssize_t n = readlinkat(dfd, name, target, sizeof target - 1);
+        if (n > 0) {
+                target[n] = '\0';
+                if (strcmp(target, "/dev/null") == 0)
+                        return true;
+        }
+        if (S_ISCHR(st->st_mode) && st->st_rdev == makedev(1, 3))
+                return true;
+        return S_ISREG(st->st_mode) && st->st_size == 0;
+}
+
+/* mask: 1 or 0, or -1 when not known yet. */
+static int entry_add(EntryList *l, const char *unit, const char *dropin, const char *dir, const char *name,
+                     unsigned level, int mask, UnitKind kind) {
+        Entry e = { .level = level, .mask = mask > 0, .mask_unknown = mask < 0, .kind = kind };
+        Entry *items = reallocarray(l->items, l->n + 1, sizeof *items);
+        if (!items)
+                return -ENOMEM;
+        l->items = items;
+        e.unit = strdup(unit);
+        e.dropin = dropin ? strdup(dropin) : NULL;
+        if (!e.unit || (dropin && !e.dropin) || join(dir, name, &e.path) < 0) {
+                free(e.unit);
+                free(e.dropin);
+                return -ENOMEM;
+        }
+        l->items[l->n++] = e;
+        return 0;
+}
+
+static void entry_list_done(EntryList *l) {
+        for (size_t i = 0; i < l->n; i++) {
+                free(l->items[i].unit);
+                free(l->items[i].dropin);
+                free(l->items[i].path);
+        }
+        free(l->items);
+}
+
+/* Report a directory we cannot read; a missing one is normal. */
+static int open_dir(const char *dir, DIR **ret, DiagList *diag) {
+        *ret = opendir(dir);
+        if (*ret)
+                return 1;
+        if (errno == ENOENT)
+                return 0;
+        return diag_add(diag, LOG_WARNING, dir, 0, "cannot read directory: %m; skipped");
+}
+
+/* What an entry is: S_IFREG, S_IFDIR (or other S_IF*), 0 when it cannot
+ * be told (reported). *mask as for entry_add(). Plain files and
+ * directories are told by d_type alone; only symlinks and file systems
+ * without d_type cost a stat here, because most files never need one (see
+ * resolve_mask()). */
+static int entry_type(DIR *d, const char *dir, const struct dirent *de, int *mask, DiagList *diag) {
+        struct stat st;
+        *mask = 0;
+        if (de->d_type == DT_REG) {
+                *mask = -1;
+                return S_IFREG;
+        }
+        if (de->d_type == DT_DIR)
+                return S_IFDIR;
+        if (fstatat(dirfd(d), de->d_name, &st, 0) >= 0) {
+                *mask = is_mask(dirfd(d), de->d_name, &st);
+                return *mask ? S_IFREG : (int) (st.st_mode & S_IFMT);
+        }
+        _cleanup_free_ char *p = NULL;
+        if (join(dir, de->d_name, &p) < 0)
+                return -ENOMEM;
+        int r = diag_add(diag, LOG_WARNING, p, 0, "cannot stat: %m; skipped");
+        return r < 0 ? r : 0;
+}
+
+static int scan_dropins(EntryList *l, const char *unit, const char *dir, unsigned level, DiagList *diag) {
+        _cleanup_closedir_ DIR *d = NULL;
+        struct dirent *de;
+        int r;
+
+        r = open_dir(dir, &d, diag);
+        if (r <= 0)
+                return r;
+        while ((de = readdir(d))) {
+                int mask;
+                if (de->d_name[0] == '.' || !has_suffix(de->d_name, ".conf", NULL))
+                        continue;
+                r = entry_type(d, dir, de, &mask, diag);
+                if (r < 0)
+                        return r;
+                if (r == 0 || r == S_IFDIR)
+                        continue;
+                r = entry_add(l, unit, de->d_name, dir, de->d_name, level, mask, UNIT_CONF);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int scan_dir(EntryList *l, const char *dir, unsigned level, DiagList *diag) {
+        _cleanup_closedir_ DIR *d = NULL;
+        struct dirent *de;
+        int r;
+
+        r = open_dir(dir, &d, diag);
+        if (r <= 0)
+                return r;
+        while ((de = readdir(d))) {
+                const char *name = de->d_name;
+                size_t stem = 0;
+                int mask;
+
+                if (name[0] == '.')
+                        continue;
+                bool conf = has_suffix(name, ".conf", NULL), json = has_suffix(name, ".json", NULL);
+                bool conf_d = has_suffix(name, ".conf.d", &stem) && stem > 0;
+                bool json_d = has_suffix(name, ".json.d", NULL);
+                if (!conf && !json && !conf_d && !json_d)
+                        continue;
+                int type = entry_type(d, dir, de, &mask, diag);
+                if (type < 0)
+                        return type;
+                if (type == 0)
+                        continue;
+
+                if (type == S_IFDIR) {
+                        _cleanup_free_ char *sub = NULL, *unit = NULL;
+                        if (json_d) {
+                                if (join(dir, name, &sub) < 0)
+                                        return -ENOMEM;
+                                r = diag_add(diag, LOG_WARNING, sub, 0,
+                                             "drop-in directories extend .conf files only; ignored");
+                                if (r < 0)
+                                        return r;
+                                continue;
+                        }
+                        if (!conf_d)
+                                continue;
+                        unit = strndup(name, stem + strlen(".conf"));
+                        if (!unit || join(dir, name, &sub) < 0)
+                                return -ENOMEM;
+                        r = scan_dropins(l, unit, sub, level, diag);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                if (!conf && !json)
+                        continue;
+                r = entry_add(l, name, NULL, dir, name, level, mask, json ? UNIT_JSON : UNIT_CONF);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* Unit, then its main files before its drop-ins, drop-ins by name, and
+ * within one name the highest directory first: the one that wins. */
+static int cmp_entry(const void *a, const void *b) {
+        const Entry *x = a, *y = b;
+        int c = strcmp(x->unit, y->unit);
+        if (c != 0)
+                return c;
+        if (!x->dropin != !y->dropin)
+                return x->dropin ? 1 : -1;
+        if (x->dropin && (c = strcmp(x->dropin, y->dropin)) != 0)
+                return c;
+        return x->level > y->level ? -1 : x->level < y->level;
+}
+
+static int strv_push(char ***v, size_t *n, char *s) {
+        char **t = reallocarray(*v, *n + 1, sizeof *t);
+        if (!t)
+                return -ENOMEM;
+        *v = t;
+        t[(*n)++] = s;
+        return 0;
+}
+
+static int ignore(ConfUnit *u, Entry *e) {
+        int r = strv_push(&u->ignored, &u->n_ignored, e->path);
+        if (r >= 0)
+                e->path = NULL;
+        return r;
+}
+
+static bool same_name(const Entry *a, const Entry *b) {
+        return strcmp(a->unit, b->unit) == 0 && !a->dropin == !b->dropin &&
+               (!a->dropin || strcmp(a->dropin, b->dropin) == 0);
+}
+
+/* A plain file masks when it is empty. Only the files that win are asked,
+ * at most one stat each; what a lower file holds never matters. */
+static void resolve_mask(Entry *e) {
+        struct stat st;
+        if (!e->mask_unknown)
+                return;
+        e->mask = stat(e->path, &st) >= 0 && S_ISREG(st.st_mode) && st.st_size == 0;
+        e->mask_unknown = false;
+}
+
+/* The n entries of one unit, sorted by cmp_entry(). */
+static int make_unit(ConfUnit *u, Entry *e, size_t n, DiagList *diag) {
+        int r;
+
+        *u = (ConfUnit) { .kind = e[0].kind };
+        u->name = strdup(e[0].unit);
+        if (!u->name)
+                return -ENOMEM;
+
+        for (size_t i = 0; i < n; i++)
+                if (e[i].level > u->top_level)
+                        u->top_level = e[i].level;
+
+        size_t i = 0;
+        bool have_main = !e[0].dropin;
+        if (have_main) {
+                u->level = e[0].level;
+                resolve_mask(&e[0]);
+                if (e[0].mask)
+                        u->masked_by = TAKE_PTR(e[0].path);
+                else
+                        u->path = TAKE_PTR(e[0].path);
+                for (i = 1; i < n && !e[i].dropin; i++)
+                        if ((r = ignore(u, &e[i])) < 0)
+                                return r;
+        }
+        if (!have_main && i < n) {
+                r = diag_add(diag, LOG_WARNING, e[0].path, 0, "drop-in for %s, but there is no %s; ignored",
+                             u->name, u->name);
+                if (r < 0)
+                        return r;
+        }
+        for (; i < n; i++) {
+                /* The first of each drop-in name is the highest one. */
+                bool wins = i == 0 || !same_name(&e[i], &e[i - 1]);
+                if (wins)
+                        resolve_mask(&e[i]);
+                if (!have_main || u->masked_by || !wins || e[i].mask)
+                        r = ignore(u, &e[i]);
+                else
+                        r = strv_push(&u->dropins, &u->n_dropins, TAKE_PTR(e[i].path));
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+int conf_layout_build(ConfLayout *ret, const char *const *dirs, size_t n_dirs, DiagList *diag) {
+        EntryList l = {};
+        ConfLayout layout = {};
+        int r = 0;
+
+        for (size_t i = 0; i < n_dirs && r >= 0; i++)
+                r = scan_dir(&l, dirs[i], (unsigned) i, diag);
+        if (r < 0)
+                goto finish;
+
+        if (l.n > 0) /* qsort(NULL, 0, ...) is undefined; no rule files is normal */
+                qsort(l.items, l.n, sizeof *l.items, cmp_entry);
+        for (size_t i = 0; i < l.n;) {
+                size_t j = i + 1;
+                while (j < l.n && strcmp(l.items[j].unit, l.items[i].unit) == 0)
+                        j++;
+                ConfUnit *u = reallocarray(layout.units, layout.n_units + 1, sizeof *u);
+                if (!u) {
+                        r = -ENOMEM;
+                        goto finish;
+                }
+                layout.units = u;
+                r = make_unit(&layout.units[layout.n_units++], &l.items[i], j - i, diag);
+                if (r < 0)
+                        goto finish;
+                i = j;
+        }
+        *ret = layout;
+        layout = (ConfLayout) {};
+finish:
+        entry_list_done(&l);
+        conf_layout_done(&layout);
+        return r;
+}
+
+int conf_layout_add_file(ConfLayout *l, const char *path, DiagList *diag) {
+        const char *slash = strrchr(path, '/');
+        const char *name = slash ? slash + 1 : path;
+        bool json = has_suffix(name, ".json", NULL);
+        struct stat st;
+
+        if (!json && !has_suffix(name, ".conf", NULL))
+                return diag_add(diag, LOG_ERR, path, 0, "not a .conf or .json file; skipped");
+        if (stat(path, &st) < 0)
+                return diag_add(diag, LOG_ERR, path, 0, "cannot read: %m; skipped");
+
+        ConfUnit *u = reallocarray(l->units, l->n_units + 1, sizeof *u);
+        if (!u)
+                return -ENOMEM;
+        l->units = u;
+        u = &l->units[l->n_units];
+        *u = (ConfUnit) { .kind = json ? UNIT_JSON : UNIT_CONF };
+        u->name = strdup(name);
+        char *p = strdup(path);
+        if (!u->name || !p) {
+                free(u->name);
+                free(p);
+                return -ENOMEM;
+        }
+        if (is_mask(AT_FDCWD, path, &st))
+                u->masked_by = p;
+        else
+                u->path = p;
+        l->n_units++;
+        return 0;
+}
+
+static void unit_done(ConfUnit *u) {
+        free(u->name);
+        free(u->path);
+        free(u->masked_by);
+        for (size_t i = 0; i < u->n_dropins; i++)
+                free(u->dropins[i]);
+        free(u->dropins);
+        for (size_t i = 0; i < u->n_ignored; i++)
+                free(u->ignored[i]);
+        free(u->ignored);
+}
+
+void conf_layout_keep_from(ConfLayout *l, unsigned level) {
+        size_t k = 0;
+        for (size_t i = 0; i < l->n_units; i++) {
+                if (l->units[i].top_level >= level)
+                        l->units[k++] = l->units[i];
+                else
+                        unit_done(&l->units[i]);
+        }
+        l->n_units = k;
+}
+
+static int cmp_unit_name(const void *key, const void *u) {
+        return strcmp(key, ((const ConfUnit *) u)->name);
+}
+
+const ConfUnit *conf_layout_find(const ConfLayout *l, const char *name) {
+        if (l->n_units == 0)
+                return NULL;
+        return bsearch(name, l->units, l->n_units, sizeof *l->units, cmp_unit_name);
+}
+
+void conf_layout_done(ConfLayout *l) {
+        for (size_t i = 0; i < l->n_units; i++)
+                unit_done(&l->units[i]);
+        free(l->units);
+        *l = (ConfLayout) {};
+}

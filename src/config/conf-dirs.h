@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Which files make up the rule set, systemd-style: directories in
+ * precedence order, a file masks same-named files in lower directories, an
+ * empty file or a symlink to /dev/null masks without replacing, and
+ * NAME.conf.d/ drop-ins from every directory extend NAME.conf in lexical
+ * order of their file names. Only names and file types are looked at here;
+ * no file is parsed. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rules.h"
+
+typedef enum UnitKind {
+        UNIT_CONF,              /* a qos.d INI file */
+        UNIT_JSON,              /* a schedqos app config */
+} UnitKind;
+
+typedef struct ConfUnit {
+        char *name;             /* "firefox.conf", "apps.json" */
+        UnitKind kind;
+        char *path;             /* the file in force; NULL when masked */
+        char *masked_by;        /* the empty file or /dev/null link that masks it */
+        char **dropins;         /* applied, in order */
+        size_t n_dropins;
+        char **ignored;         /* not read: lower same-named files, masked drop-ins,
+                                 * drop-ins of a masked or missing file */
+        size_t n_ignored;
+        unsigned level;         /* directory of path or masked_by */
+        unsigned top_level;     /* the highest directory that holds any of it */
+} ConfUnit;
+
+typedef struct ConfLayout {
+        ConfUnit *units;        /* sorted by name when built from directories */
+        size_t n_units;
+} ConfLayout;
+
+/* root + dir, with root NULL or "/" meaning none. */
+int conf_dir_under_root(const char *root, const char *dir, char **ret);
+
+/* Scan dirs (lowest precedence first). Unreadable directories and entries
+ * are reported and skipped; missing directories are normal. -ENOMEM only. */
+int conf_layout_build(ConfLayout *ret, const char *const *dirs, size_t n_dirs, DiagList *diag);
+
+/* One file on its own, no layering (`qosctl check FILE`). A name that is
+ * neither .conf nor .json is reported and skipped. */
+int conf_layout_add_file(ConfLayout *l, const char *path, DiagList *diag);
+
+/* Keep only the units that directories at level and above touch: what a
+ * user's directory changes on top of the system's. */
+void conf_layout_keep_from(ConfLayout *l, unsigned level);
+
+/* By name; only for layouts built from directories. */
+const ConfUnit *conf_layout_find(const ConfLayout *l, const char *name);
+
+void conf_layout_done(ConfLayout *l);

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Whole small files into memory, so every loader parses a buffer: the same
+ * code path for real files, tests and the fuzzers. */
+#pragma once
+
+#include <stddef.h>
+
+#include "rules.h"
+
+/* Rule files are small; anything larger is a mistake, not a rule set. */
+#define RULE_FILE_MAX (1024 * 1024)
+
+/* NUL-terminated copy of the file; -EFBIG above max bytes. */
+int read_text_file(const char *path, size_t max, char **ret, size_t *ret_len);
+
+/* read_text_file() for a rule file: 1 when read; 0 when it cannot be, which
+ * is reported in diag (the file is skipped); -ENOMEM. */
+int read_rule_file(const char *path, char **ret, size_t *ret_len, DiagList *diag);

@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* inih does the parsing. Debian builds it without line numbers in the
+ * handler and it reports only the first malformed line, so the reader
+ * below hands it one physical line per call, counts lines, and turns
+ * lines it must not see into comments after reporting them:
+ *   - indentation is stripped, so an indented line is an ordinary line
+ *     (inih would otherwise append it to the previous value);
+ *   - lines longer than inih's buffer, NUL bytes, and lines that are
+ *     neither comment, section header nor Key=Value are errors;
+ *   - section headers are judged here, at their own line, because inih
+ *     calls back only for keys. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <syslog.h>
+
+#include <ini.h>
+
+#include "file-read.h"
+#include "ini-load.h"
+#include "macro.h"
+
+typedef enum SectionKind {
+        SECTION_NONE,           /* before the first header */
+        SECTION_BROKEN,         /* a rejected header: its keys are skipped silently */
+        SECTION_UNKNOWN,        /* reported once at the header */
+        SECTION_MATCH,
+        SECTION_PROCESS,
+        SECTION_THREAD,
+        SECTION_LIMITS,
+} SectionKind;
+
+static const struct {
+        SectionKind kind;
+        const char *name;
+} sections[] = {
+        { SECTION_MATCH, "Match" },
+        { SECTION_PROCESS, "Process" },
+        { SECTION_THREAD, "Thread:" },
+        { SECTION_LIMITS, "Limits" },
+};
+
+typedef struct IniState {
+        AppRule *app;
+        const char *path;
+        const char *pos, *end;
+        unsigned line;
+        DiagList *diag;
+        int error;              /* the first -ENOMEM */
+        SectionKind section;
+        size_t thread;          /* with SECTION_THREAD: index in app->threads */
+} IniState;
+
+typedef int (*key_apply)(IniState *st, int arg, const char *value, RuleOrigin o);
+
+static int apply_match(IniState *st, int kind, const char *value, RuleOrigin o);
+static int apply_class(IniState *st, int unused, const char *value, RuleOrigin o);
+
+static const struct {
+        SectionKind section;
+        const char *key;
+        key_apply apply;
+        int arg;
+} keys[] = {
+        { SECTION_MATCH, "Executable", apply_match, MATCH_EXECUTABLE },
+        { SECTION_MATCH, "CommandLine", apply_match, MATCH_COMMAND_LINE },
+        { SECTION_MATCH, "Cgroup", apply_match, MATCH_CGROUP },
+        { SECTION_PROCESS, "Class", apply_class, 0 },
+        { SECTION_THREAD, "Class", apply_class, 0 },
+        { SECTION_LIMITS, "MaxClass", apply_class, 0 },
+};
+
+static const char *section_name(SectionKind k) {
+        for (size_t i = 0; i < ELEMENTSOF(sections); i++)
+                if (sections[i].kind == k)
+                        return sections[i].name;
+        return "?";
+}
+
+/* Remember the first -ENOMEM; inih's handler can only say "error". */
+static void note(IniState *st, int r) {
+        if (r < 0 && st->error == 0)
+                st->error = r;
+}
+
+#define report(st, level, line, ...) note(st, diag_add((st)->diag, level, (st)->path, line, __VA_ARGS__))
+
+static int apply_match(IniState *st, int kind, const char *value, RuleOrigin o) {
+        /* A '/' means "the full path"; a relative path can never equal one. */
+        if (kind == MATCH_EXECUTABLE && strchr(value, '/') && value[0] != '/' && !strchr("*?[", value[0]))
+                report(st, LOG_WARNING, o.line, "Executable=%s is neither an absolute path nor a basename; it never matches", value);
+        if (kind == MATCH_CGROUP && *value && !strchr("/*?[", value[0]))
+                report(st, LOG_WARNING, o.line, "Cgroup=%s never matches: cgroup paths start with '/'", value);
+        return app_rule_add_match(st->app, (MatchKind) kind, value, o);
+}
+
+static ClassSetting *current_class_setting(IniState *st) {
+        switch (st->section) {
+        case SECTION_PROCESS:
+                return &st->app->process;
+        case SECTION_LIMITS:
+                return &st->app->max;
+        case SECTION_THREAD:
+                return &st->app->threads[st->thread].class;
+        default:
+                return NULL;
+        }
+}
+
+static int apply_class(IniState *st, int unused, const char *value, RuleOrigin o) {
+        ClassSetting *c = current_class_setting(st);
+        const char *key = st->section == SECTION_LIMITS ? "MaxClass" : "Class";
+        QClass class = QCLASS_UNSPECIFIED;
+        int r;
+
+        /* Empty resets, as in systemd: a drop-in can take a setting back. */
+        if (*value) {
+                r = parse_class_value(key, value, o, st->diag, &class);
+                if (r == -EINVAL)
+                        return 0;
+                if (r < 0)
+                        return r;
+        }
+        if (c->origin.path == st->path && c->origin.line > 0)
+                report(st, LOG_WARNING, o.line, "%s= was already set at line %u of this file; the later value wins", key,
+                       c->origin.line);
+        app_rule_set_class(c, class, o);
+        return 0;
+}
+
+/* A typo of want: the same but for case, or at most two characters
+ * inserted, deleted or changed (Levenshtein, on short words only). */
+static bool looks_like(const char *got, const char *want) {
+        size_t n = strlen(got), m = strlen(want);
+        unsigned row[32];
+
+        if (strcasecmp(got, want) == 0)
+                return true;
+        if (m >= ELEMENTSOF(row) || n > m + 2 || m > n + 2)
+                return false;
+        for (size_t j = 0; j <= m; j++)
+                row[j] = (unsigned) j;
+        for (size_t i = 1; i <= n; i++) {
+                unsigned diag = row[0];
+                row[0] = (unsigned) i;
+                for (size_t j = 1; j <= m; j++) {
+                        unsigned up = row[j];
+                        unsigned cost = tolower((unsigned char) got[i - 1]) != tolower((unsigned char) want[j - 1]);
+                        unsigned best = diag + cost;
+                        if (row[j] + 1 < best)
+                                best = row[j] + 1;
+                        if (row[j - 1] + 1 < best)
+                                best = row[j - 1] + 1;
+                        row[j] = best;
+                        diag = up;
+                }
+        }
+        return row[m] <= 2;
+}
+
+/* Unknown keys are common typos: say what was probably meant. */
+static void report_unknown_key(IniState *st, const char *name) {
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++)
+                if (strcmp(keys[i].key, name) == 0) {
+                        report(st, LOG_WARNING, st->line, "%s= belongs in [%s], not [%s]; ignored", keys[i].key,
+                               section_name(keys[i].section), section_name(st->section));
+                        return;
+                }
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++)
+                if (keys[i].section == st->section && looks_like(name, keys[i].key)) {
+                        report(st, LOG_WARNING, st->line, "unknown key '%s' in [%s]; did you mean '%s'? Ignored",
+                               name, section_name(st->section), keys[i].key);
+                        return;
+                }
+        report(st, LOG_WARNING, st->line, "unknown key '%s' in [%s]; ignored", name, section_name(st->section));
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value) {
+        IniState *st = user;
+        RuleOrigin o = { .path = st->path, .line = st->line };
+
+        if (st->error < 0)
+                return 1;
+        switch (st->section) {
+        case SECTION_BROKEN:
+        case SECTION_UNKNOWN:
+                return 1;
+        case SECTION_NONE:
+                report(st, LOG_WARNING, st->line, "%s= is outside any section; ignored", name);
+                return 1;
+        default:
+                break;
+        }
+        if (!*name) {
+                report(st, LOG_ERR, st->line, "missing key name before '='; line ignored");
+                return 1;
+        }
+        /* "Class=bg   # why" keeps the '#' part in the value: a trailing
+         * comment needs ';'. Nothing legitimate has a blank before '#'. */
+        const char *hash = strchr(value, '#');
+        if (hash && hash > value && isspace((unsigned char) hash[-1]))
+                report(st, LOG_WARNING, st->line,
+                       "'#' starts a comment only at the start of a line; \"%s\" is part of the value (use ';')",
+                       hash);
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++)
+                if (keys[i].section == st->section && strcmp(keys[i].key, name) == 0) {
+                        note(st, keys[i].apply(st, keys[i].arg, value, o));
+                        return 1;
+                }
+        report_unknown_key(st, name);
+        /* Always "success": the error is ours to report, not inih's. */
+        return 1;
+}
+
+/* inih's rule for an inline comment: ';' after whitespace. The first of
+ * chars before such a comment, or NULL. */
+static char *find_before_comment(char *s, const char *chars) {
+        bool was_space = false;
+        for (; *s; s++) {
+                if (strchr(chars, *s))
+                        return s;
+                if (was_space && *s == ';')
+                        return NULL;
+                was_space = isspace((unsigned char) *s);
+        }
+        return NULL;
+}
+
+static void begin_section(IniState *st, char *name) {
+        st->section = SECTION_UNKNOWN;
+        for (size_t i = 0; i < ELEMENTSOF(sections); i++) {
+                if (sections[i].kind == SECTION_THREAD) {
+                        if (strncmp(name, "Thread:", 7) == 0)
+                                st->section = SECTION_THREAD;
+                } else if (strcmp(name, sections[i].name) == 0)
+                        st->section = sections[i].kind;
+        }
+
+        if (st->section == SECTION_THREAD) {
+                const char *glob = name + 7;
+                ThreadRule *t;
+                if (!*glob) {
+                        report(st, LOG_ERR, st->line, "[Thread:] needs a thread name or glob; section ignored");
+                        st->section = SECTION_BROKEN;
+                        return;
+                }
+                int r = app_rule_thread(st->app, glob, (RuleOrigin) { st->path, st->line }, &t);
+                note(st, r);
+                if (r < 0) {
+                        st->section = SECTION_BROKEN;
+                        return;
+                }
+                st->thread = (size_t) (t - st->app->threads);
+                return;
+        }
+        if (st->section != SECTION_UNKNOWN)
+                return;
+        for (size_t i = 0; i < ELEMENTSOF(sections); i++) {
+                bool thread = sections[i].kind == SECTION_THREAD;
+                /* "[thread:x]", "[Threads:x]": judge the part before the glob. */
+                const char *colon = strchr(name, ':');
+                _cleanup_free_ char *head = thread && colon ? strndup(name, (size_t) (colon - name)) : NULL;
+                if (thread && colon && !head) {
+                        note(st, -ENOMEM);
+                        return;
+                }
+                if (thread ? head && looks_like(head, "Thread") : looks_like(name, sections[i].name)) {
+                        report(st, LOG_WARNING, st->line, "unknown section [%s]; did you mean [%s%s]? Its keys are ignored",
+                               name, sections[i].name, thread ? colon + 1 : "");
+                        return;
+                }
+        }
+        report(st, LOG_WARNING, st->line, "unknown section [%s]; its keys are ignored", name);
+}
+
+static char *as_comment(char *str) {
+        strcpy(str, "#");
+        return str;
+}
+
+static char *reader(char *str, int num, void *stream) {
+        IniState *st = stream;
+
+        if (st->pos >= st->end)
+                return NULL;
+        const char *start = st->pos;
+        const char *nl = memchr(start, '\n', (size_t) (st->end - start));
+        const char *stop = nl ? nl : st->end;
+        st->pos = nl ? nl + 1 : st->end;
+        st->line++;
+
+        if (memchr(start, '\0', (size_t) (stop - start))) {
+                report(st, LOG_ERR, st->line, "NUL byte in line; line ignored");
+                return as_comment(str);
+        }
+        if (st->line == 1 && stop - start >= 3 && memcmp(start, "\xef\xbb\xbf", 3) == 0)
+                start += 3;
+        while (start < stop && (*start == ' ' || *start == '\t'))
+                start++;
+        size_t len = (size_t) (stop - start);
+        if (len > 0 && start[len - 1] == '\r')
+                len--;
+        if (len >= (size_t) num) {
+                report(st, LOG_ERR, st->line, "line longer than %d characters; %s ignored", num - 1,
+                       *start == '[' ? "section" : "line");
+                if (*start == '[')
+                        st->section = SECTION_BROKEN;
+                return as_comment(str);
+        }
+        memcpy(str, start, len);
+        str[len] = '\0';
+
+        if (len == 0 || str[0] == '#' || str[0] == ';')
+                return str;
+        if (str[0] == '[') {
+                char *close = find_before_comment(str + 1, "]");
+                if (!close) {
+                        report(st, LOG_ERR, st->line, "section header without ']'; section ignored");
+                        st->section = SECTION_BROKEN;
+                        return as_comment(str);
+                }
+                *close = '\0';
+                begin_section(st, str + 1);
+                *close = ']';
+                return str;
+        }
+        if (!find_before_comment(str, "=:")) {
+                report(st, LOG_ERR, st->line, "expected 'Key=Value' or '[Section]'; line ignored");
+                return as_comment(str);
+        }
+        return str;
+}
+
+int ini_load_buffer(AppRule *app, const char *path, const char *text, size_t len, DiagList *diag) {
+        IniState st = {
+                .app = app,
+                .path = path,
+                .pos = text,
+                .end = text + len,
+                .diag = diag,
+        };
+
+        int r = ini_parse_stream(reader, &st, handler, &st);
+        if (st.error < 0)
+                return st.error;
+        if (r == -2)
+                return -ENOMEM;
+        if (r > 0)
+                /* The reader lets through only lines inih accepts; should
+                 * the two ever disagree, say so rather than nothing. */
+                note(&st, diag_add(diag, LOG_ERR, path, (unsigned) r, "cannot parse this line; ignored"));
+        return st.error;
+}
+
+int ini_load_file(AppRule *app, const char *path, DiagList *diag) {
+        _cleanup_free_ char *text = NULL;
+        size_t len;
+
+        int r = read_rule_file(path, &text, &len, diag);
+        if (r <= 0)
+                return r;
+        return ini_load_buffer(app, path, text, len, diag);
+}

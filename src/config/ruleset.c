@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Loading: which files (conf-dirs.c), their text (ini-load.c,
+ * schedqos-json.c), then the indexes the matcher uses. */
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "ini-load.h"
+#include "macro.h"
+#include "qos-config.h"
+#include "ruleset-internal.h"
+#include "schedqos-json.h"
+
+static int load_unit(RuleSet *rs, Scope *s, const ConfUnit *u, DiagList *diag) {
+        size_t first = s->apps.n;
+        int r;
+
+        if (!u->path)
+                return 0; /* masked, or drop-ins without their file */
+
+        if (u->kind == UNIT_JSON) {
+                r = schedqos_json_load_file(&s->apps, u->path, u->name, diag);
+        } else {
+                _cleanup_free_ char *name = strndup(u->name, strlen(u->name) - strlen(".conf"));
+                AppRule *app;
+                if (!name)
+                        return -ENOMEM;
+                r = app_rule_list_push(&s->apps, name, u->name, (RuleOrigin) { u->path, 0 }, &app);
+                if (r < 0)
+                        return r;
+                r = ini_load_file(app, u->path, diag);
+                for (size_t i = 0; i < u->n_dropins && r >= 0; i++)
+                        r = ini_load_file(app, u->dropins[i], diag);
+        }
+        if (r < 0)
+                return r;
+
+        for (size_t i = first; i < s->apps.n; i++) {
+                AppRule *app = &s->apps.items[i];
+                app->level = u->top_level;
+                r = app_rule_finalize(app, diag);
+                if (r < 0)
+                        return r;
+                rs->n_rules += 1 + app->thread_index.n_items;
+        }
+        return 0;
+}
+
+static int index_app(Scope *s, const AppRule *app, uint32_t i) {
+        const PatternList *exe = &app->match[MATCH_EXECUTABLE];
+        int r;
+
+        if (app->implicit_match)
+                return glob_index_add(&s->by_name, app->name, i, PATTERN_IMPLICIT);
+        if (exe->n == 0) {
+                uint32_t *u = reallocarray(s->unindexed, s->n_unindexed + 1, sizeof *u);
+                if (!u)
+                        return -ENOMEM;
+                s->unindexed = u;
+                u[s->n_unindexed++] = i;
+                return 0;
+        }
+        for (size_t j = 0; j < exe->n; j++) {
+                const Pattern *p = &exe->items[j];
+                r = glob_index_add(p->path ? &s->by_path : &s->by_name, p->text, i, (uint32_t) j);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int scope_load(RuleSet *rs, Scope *s, DiagList *diag) {
+        int r;
+
+        for (size_t i = 0; i < s->layout.n_units; i++) {
+                r = load_unit(rs, s, &s->layout.units[i], diag);
+                if (r < 0)
+                        return r;
+        }
+        for (size_t i = 0; i < s->apps.n; i++) {
+                r = index_app(s, &s->apps.items[i], (uint32_t) i);
+                if (r < 0)
+                        return r;
+        }
+        r = glob_index_build(&s->by_path);
+        if (r < 0)
+                return r;
+        return glob_index_build(&s->by_name);
+}
+
+static void scope_done(Scope *s) {
+        app_rule_list_done(&s->apps);
+        glob_index_done(&s->by_path);
+        glob_index_done(&s->by_name);
+        free(s->unindexed);
+        conf_layout_done(&s->layout);
+}
+
+static int push_scope(RuleSet *rs, Scope **ret) {
+        Scope *s = reallocarray(rs->scopes, rs->n_scopes + 1, sizeof *s);
+        if (!s)
+                return -ENOMEM;
+        rs->scopes = s;
+        s = &s[rs->n_scopes++];
+        *s = (Scope) {};
+        *ret = s;
+        return 0;
+}
+
+static int system_dirs(RuleSet *rs, const RuleSources *src) {
+        static const char *const defaults[] = { QOS_VENDOR_DIR, QOS_ADMIN_DIR, QOS_RUNTIME_DIR };
+        size_t n = src->dirs ? src->n_dirs : (src->files ? 0 : ELEMENTSOF(defaults));
+
+        rs->dirs = calloc(n ? n : 1, sizeof *rs->dirs);
+        if (!rs->dirs)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+                int r;
+                if (src->dirs)
+                        r = (rs->dirs[i] = strdup(src->dirs[i])) ? 0 : -ENOMEM;
+                else {
+                        _cleanup_free_ char *d = NULL;
+                        r = asprintf(&d, "%s/%s", defaults[i], QOS_APPS_SUBDIR) < 0 ? -ENOMEM : 0;
+                        if (r >= 0)
+                                r = conf_dir_under_root(src->root, d, &rs->dirs[i]);
+                }
+                if (r < 0)
+                        return r;
+                rs->n_dirs++;
+        }
+        return 0;
+}
+
+/* One scope per uid, its directories layered on the system ones in the
+ * order given. */
+static int load_user_scope(RuleSet *rs, const RuleSources *src, uid_t uid, DiagList *diag) {
+        _cleanup_free_ const char **dirs = calloc(rs->n_dirs + src->n_user_dirs, sizeof *dirs);
+        size_t n = rs->n_dirs;
+        Scope *s;
+        int r;
+
+        if (!dirs)
+                return -ENOMEM;
+        for (size_t i = 0; i < rs->n_dirs; i++)
+                dirs[i] = rs->dirs[i];
+        for (size_t i = 0; i < src->n_user_dirs; i++)
+                if (src->user_dirs[i].uid == uid)
+                        dirs[n++] = src->user_dirs[i].dir;
+
+        r = push_scope(rs, &s);
+        if (r < 0)
+                return r;
+        s->user = true;
+        s->uid = uid;
+        s->user_level = (unsigned) rs->n_dirs;
+
+        /* The system files a user's drop-ins extend are read again here;
+         * what they said the first time is not said twice. */
+        DiagList mine = {};
+        r = conf_layout_build(&s->layout, dirs, n, &mine);
+        if (r >= 0) {
+                conf_layout_keep_from(&s->layout, s->user_level);
+                r = scope_load(rs, s, &mine);
+        }
+        if (r >= 0)
+                r = diag_list_merge_new(diag, &mine);
+        diag_list_clear(&mine);
+        return r;
+}
+
+static int cmp_str(const void *a, const void *b) {
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* Files read, each once: a user's scope reads system files again. */
+static int count_files(RuleSet *rs) {
+        size_t n = 0;
+        for (size_t i = 0; i < rs->n_scopes; i++)
+                for (size_t j = 0; j < rs->scopes[i].layout.n_units; j++) {
+                        const ConfUnit *u = &rs->scopes[i].layout.units[j];
+                        n += u->path ? 1 + u->n_dropins : 0;
+                }
+        if (n == 0)
+                return 0;
+        _cleanup_free_ const char **paths = calloc(n, sizeof *paths);
+        if (!paths)
+                return -ENOMEM;
+        size_t k = 0;
+        for (size_t i = 0; i < rs->n_scopes; i++)
+                for (size_t j = 0; j < rs->scopes[i].layout.n_units; j++) {
+                        const ConfUnit *u = &rs->scopes[i].layout.units[j];
+                        if (!u->path)
+                                continue;
+                        paths[k++] = u->path;
+                        for (size_t d = 0; d < u->n_dropins; d++)
+                                paths[k++] = u->dropins[d];
+                }
+        qsort(paths, n, sizeof *paths, cmp_str);
+        for (size_t i = 0; i < n; i++)
+                rs->n_files += i == 0 || strcmp(paths[i], paths[i - 1]) != 0;
+        return 0;
+}
+
+static int ruleset_load_all(RuleSet *rs, const RuleSources *src, DiagList *diag) {
+        Scope *sys;
+        int r;
+
+        r = system_dirs(rs, src);
+        if (r < 0)
+                return r;
+        r = push_scope(rs, &sys);
+        if (r < 0)
+                return r;
+        r = conf_layout_build(&sys->layout, (const char *const *) rs->dirs, rs->n_dirs, diag);
+        for (size_t i = 0; i < src->n_files && r >= 0; i++)
+                r = conf_layout_add_file(&sys->layout, src->files[i], diag);
+        if (r < 0)
+                return r;
+        r = scope_load(rs, sys, diag);
+        if (r < 0)
+                return r;
+
+        for (size_t i = 0; i < src->n_user_dirs; i++) {
+                bool seen = false;
+                for (size_t j = 0; j < i; j++)
+                        seen |= src->user_dirs[j].uid == src->user_dirs[i].uid;
+                if (seen)
+                        continue;
+                uid_t uid = src->user_dirs[i].uid;
+                if (src->enter_user) {
+                        r = src->enter_user(uid, src->userdata);
+                        if (r < 0) {
+                                r = diag_add(diag, LOG_WARNING, src->user_dirs[i].dir, 0,
+                                             "rules of uid %u skipped: %s", (unsigned) uid, strerror(-r));
+                                if (r < 0)
+                                        return r;
+                                continue;
+                        }
+                }
+                r = load_user_scope(rs, src, uid, diag);
+                if (src->leave_user)
+                        src->leave_user(uid, src->userdata);
+                if (r < 0)
+                        return r;
+        }
+        return count_files(rs);
+}
+
+int ruleset_load(const RuleSources *src, RuleSet **ret, DiagList *diag) {
+        static const RuleSources none = {};
+        RuleSet *rs = calloc(1, sizeof *rs);
+        if (!rs)
+                return -ENOMEM;
+        int r = ruleset_load_all(rs, src ? src : &none, diag);
+        if (r < 0) {
+                ruleset_free(rs);
+                return r;
+        }
+        *ret = rs;
+        return 0;
+}
+
+RuleSet *ruleset_free(RuleSet *rs) {
+        if (!rs)
+                return NULL;
+        for (size_t i = 0; i < rs->n_scopes; i++)
+                scope_done(&rs->scopes[i]);
+        free(rs->scopes);
+        for (size_t i = 0; i < rs->n_dirs; i++)
+                free(rs->dirs[i]);
+        free(rs->dirs);
+        free(rs);
+        return NULL;
+}
+
+size_t ruleset_size(const RuleSet *rs) {
+        return rs ? rs->n_rules : 0;
+}
+
+size_t ruleset_n_files(const RuleSet *rs) {
+        return rs ? rs->n_files : 0;
+}

@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbus-manager.h"
+#include "explain.h"
+#include "log.h"
+#include "macro.h"
+#include "proc.h"
+#include "sched-profile.h"
+#include "qos-config.h"
+#include "reload.h"
+
+/* Defence in depth beside the bus policy: changing methods are root's. */
+static int require_root(sd_bus_message *msg, sd_bus_error *error) {
+        sd_bus_creds *creds = NULL;
+        uid_t uid;
+        int r = sd_bus_query_sender_creds(msg, SD_BUS_CREDS_EUID, &creds);
+        if (r >= 0)
+                r = sd_bus_creds_get_euid(creds, &uid);
+        sd_bus_creds_unref(creds);
+        if (r < 0)
+                return sd_bus_error_set_errnof(error, r, "Cannot determine the caller: %s", strerror(-r));
+        if (uid != 0)
+                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, "Only root may do this.");
+        return 0;
+}
+
+static int append_row(sd_bus_message *reply, const TaskRow *row) {
+        return sd_bus_message_append(reply, "(iisssss)", (int32_t) row->pid, (int32_t) row->tid,
+                                     row->comm, row->class, row->state, row->origin, row->knobs);
+}
+
+static int list_all(Manager *m, sd_bus_message *reply) {
+        _cleanup_free_ pid_t *pids = NULL;
+        size_t n;
+        int r = proc_list_pids(&pids, &n);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_free_ pid_t *tids = NULL;
+                size_t nt;
+                if (proc_list_tasks(pids[i], &tids, &nt) < 0)
+                        continue; /* exited meanwhile */
+                for (size_t j = 0; j < nt; j++) {
+                        TaskRow row;
+                        if (task_row_fill(m, pids[i], tids[j], &row) < 0)
+                                continue;
+                        r = append_row(reply, &row);
+                        if (r < 0)
+                                return r;
+                }
+        }
+        return 0;
+}
+
+static int list_managed(Manager *m, sd_bus_message *reply) {
+        _cleanup_free_ TaskEntry **list = NULL;
+        size_t n;
+        int r = registry_list(&m->tasks, &list, &n);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < n; i++) {
+                TaskRow row;
+                if (task_row_fill(m, list[i]->tgid, list[i]->tid, &row) < 0)
+                        continue;
+                r = append_row(reply, &row);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int method_list_tasks(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        sd_bus_message *reply = NULL;
+        int all, r;
+
+        r = sd_bus_message_read(msg, "b", &all);
+        if (r < 0)
+                return r;
+        r = sd_bus_message_new_method_return(msg, &reply);
+        if (r >= 0)
+                r = sd_bus_message_open_container(reply, 'a', "(iisssss)");
+        if (r >= 0)
+                r = all ? list_all(m, reply) : list_managed(m, reply);
+        if (r >= 0)
+                r = sd_bus_message_close_container(reply);
+        if (r >= 0)
+                r = sd_bus_send(NULL, reply, NULL);
+        sd_bus_message_unref(reply);
+        return r;
+}
+
+static int method_explain(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        sd_bus_message *reply = NULL;
+        Explanation x = {};
+        int32_t tid;
+        int r;
+
+        r = sd_bus_message_read(msg, "i", &tid);
+        if (r < 0)
+                return r;
+        if (tid <= 0)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "Invalid thread ID %d.", tid);
+        r = explain_thread(m, tid, &x);
+        if (r == -ESRCH || r == -ENOENT)
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_NO_SUCH_TASK, "No such process or thread: %d.", tid);
+        if (r < 0)
+                return r;
+        r = sd_bus_message_new_method_return(msg, &reply);
+        if (r >= 0)
+                r = sd_bus_message_open_container(reply, 'a', "(ss)");
+        for (size_t i = 0; r >= 0 && i < x.n; i++)
+                r = sd_bus_message_append(reply, "(ss)", x.lines[i].key, x.lines[i].value);
+        if (r >= 0)
+                r = sd_bus_message_close_container(reply);
+        if (r >= 0)
+                r = sd_bus_send(NULL, reply, NULL);
+        sd_bus_message_unref(reply);
+        explanation_clear(&x);
+        return r;
+}
+
+static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        int r = require_root(msg, error);
+        if (r < 0)
+                return r;
+        r = reload_rules(m, false);
+        if (r == -EINVAL)
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_INVALID_CONFIG,
+                                         "Errors in the rules; the previous rules stay in force:\n%s",
+                                         m->last_reload.message ?: "");
+        if (r < 0)
+                return sd_bus_error_set_errnof(error, r, "Reload failed: %s", strerror(-r));
+        return sd_bus_reply_method_return(msg, "s", m->last_reload.message ?: "");
+}
+
+static int method_set_profile(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        const char *name;
+        int r = require_root(msg, error);
+        if (r < 0)
+                return r;
+        r = sd_bus_message_read(msg, "s", &name);
+        if (r < 0)
+                return r;
+        _cleanup_free_ char *report = NULL;
+        r = sched_profile_switch(&m->profile, m->sys_root, name, &report);
+        if (r == -EINVAL)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                                         "Unknown profile '%s' (valid: %s).", name, sched_profile_names());
+        if (r < 0)
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_PROFILE, "%s", report ?: strerror(-r));
+        return sd_bus_reply_method_return(msg, "s", report ?: "");
+}
+
+static int method_get_profile(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        sd_bus_message *reply = NULL;
+        ProfileKnobState *st = NULL;
+        size_t n = 0;
+        int r = sched_profile_describe(m->profile, m->sys_root, &st, &n);
+        if (r < 0)
+                return r;
+        r = sd_bus_message_new_method_return(msg, &reply);
+        if (r >= 0)
+                r = sd_bus_message_append(reply, "s", sched_profile_current(m->profile));
+        if (r >= 0)
+                r = sd_bus_message_open_container(reply, 'a', "(sss)");
+        for (size_t i = 0; r >= 0 && i < n; i++)
+                r = sd_bus_message_append(reply, "(sss)", st[i].path, st[i].value, st[i].status);
+        if (r >= 0)
+                r = sd_bus_message_close_container(reply);
+        if (r >= 0)
+                r = sd_bus_send(NULL, reply, NULL);
+        sd_bus_message_unref(reply);
+        profile_knob_states_free(st, n);
+        return r;
+}
+
+/* Counters as properties: GetAll is `qosctl status`. */
+#define COUNTER(name, field)                                                                      \
+        static int get_##field(sd_bus *bus, const char *path, const char *iface, const char *prop, \
+                               sd_bus_message *reply, void *userdata, sd_bus_error *error) {      \
+                Manager *m = userdata;                                                            \
+                return sd_bus_message_append(reply, "t", (uint64_t) (name));                      \
+        }
+COUNTER(m->source ? event_source_stats(m->source)->events : 0, events)
+COUNTER(m->source ? event_source_stats(m->source)->enobufs : 0, enobufs)
+COUNTER(m->source ? event_source_stats(m->source)->seq_gaps : 0, seq_gaps)
+COUNTER(m->counters.rescans, rescans)
+COUNTER(m->counters.applied, applied)
+COUNTER(m->counters.unchanged, unchanged)
+COUNTER(m->counters.restored, restored)
+COUNTER(m->counters.inherited, inherited)
+COUNTER(m->counters.foreign, foreign)
+COUNTER(m->counters.realtime_skipped, realtime_skipped)
+COUNTER(m->counters.refused, refused)
+COUNTER(m->counters.vanished, vanished)
+COUNTER(m->counters.recovered, recovered)
+COUNTER(m->counters.reloads, reloads)
+COUNTER(m->counters.reload_failures, reload_failures)
+COUNTER(m->last_reload.time_usec, last_reload_time)
+COUNTER(registry_size(&m->tasks), tasks_managed)
+COUNTER(process_table_size(&m->procs), processes_tracked)
+COUNTER(m->rules ? ruleset_size(m->rules) : 0, rules_loaded)
+COUNTER(m->source ? (uint64_t) event_source_rcvbuf(m->source) : 0, rcvbuf)
+
+static int get_last_reload_ok(sd_bus *bus, const char *path, const char *iface, const char *prop,
+                              sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        return sd_bus_message_append(reply, "b", m->last_reload.ok);
+}
+
+static int get_string(sd_bus *bus, const char *path, const char *iface, const char *prop,
+                      sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        const char *v = "";
+        if (strcmp(prop, "LastReloadMessage") == 0)
+                v = m->last_reload.message ?: "";
+        else if (strcmp(prop, "Profile") == 0)
+                v = sched_profile_current(m->profile);
+        else if (strcmp(prop, "Version") == 0)
+                v = QOS_VERSION;
+        return sd_bus_message_append(reply, "s", v);
+}
+
+#define PROP_T(name, field) SD_BUS_PROPERTY(name, "t", get_##field, 0, 0)
+
+static const sd_bus_vtable manager_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_METHOD_WITH_NAMES("ListTasks", "b", SD_BUS_PARAM(all), "a(iisssss)", SD_BUS_PARAM(tasks),
+                                 method_list_tasks, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES("Explain", "i", SD_BUS_PARAM(tid), "a(ss)", SD_BUS_PARAM(lines),
+                                 method_explain, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES("Reload", "", , "s", SD_BUS_PARAM(result), method_reload, 0),
+        SD_BUS_METHOD_WITH_NAMES("SetProfile", "s", SD_BUS_PARAM(name), "s", SD_BUS_PARAM(report),
+                                 method_set_profile, 0),
+        SD_BUS_METHOD_WITH_NAMES("GetProfile", "", , "sa(sss)", SD_BUS_PARAM(name) SD_BUS_PARAM(knobs),
+                                 method_get_profile, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_PROPERTY("Version", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        PROP_T("RulesLoaded", rules_loaded),
+        PROP_T("TasksManaged", tasks_managed),
+        PROP_T("ProcessesTracked", processes_tracked),
+        PROP_T("EventsSeen", events),
+        PROP_T("EventsLost", enobufs),
+        PROP_T("SequenceGaps", seq_gaps),
+        PROP_T("ReceiveBuffer", rcvbuf),
+        PROP_T("Rescans", rescans),
+        PROP_T("Applied", applied),
+        PROP_T("Unchanged", unchanged),
+        PROP_T("Restored", restored),
+        PROP_T("Inherited", inherited),
+        PROP_T("ForeignChanges", foreign),
+        PROP_T("RealtimeSkipped", realtime_skipped),
+        PROP_T("KnobsRefused", refused),
+        PROP_T("Vanished", vanished),
+        PROP_T("Recovered", recovered),
+        PROP_T("Reloads", reloads),
+        PROP_T("ReloadFailures", reload_failures),
+        PROP_T("LastReloadTime", last_reload_time),
+        SD_BUS_PROPERTY("LastReloadOK", "b", get_last_reload_ok, 0, 0),
+        SD_BUS_PROPERTY("LastReloadMessage", "s", get_string, 0, 0),
+        SD_BUS_PROPERTY("Profile", "s", get_string, 0, 0),
+        SD_BUS_VTABLE_END,
+};
+
+int dbus_manager_start(Manager *m, const char *address) {
+        int r;
+
+        if (address) {
+                r = sd_bus_new(&m->bus);
+                if (r >= 0)
+                        r = sd_bus_set_address(m->bus, address);
+                if (r >= 0)
+                        r = sd_bus_set_bus_client(m->bus, 1);
+                if (r >= 0)
+                        r = sd_bus_start(m->bus);
+        } else
+                r = sd_bus_open_system(&m->bus);
+        if (r < 0)
+                return log_error_errno(r, "cannot connect to the bus %s: %m", address ?: "(system)");
+        r = sd_bus_add_object_vtable(m->bus, NULL, QOS_BUS_PATH, QOS_BUS_INTERFACE, manager_vtable, m);
+        if (r < 0)
+                return log_error_errno(r, "cannot export %s: %m", QOS_BUS_PATH);
+        r = sd_bus_attach_event(m->bus, m->event, SD_EVENT_PRIORITY_NORMAL);
+        if (r < 0)
+                return log_error_errno(r, "cannot attach the bus to the event loop: %m");
+        r = sd_bus_request_name(m->bus, QOS_BUS_NAME, 0);
+        if (r < 0)
+                return log_error_errno(r, "cannot own %s (another qosd running, or the bus policy "
+                                       "is not installed?): %m", QOS_BUS_NAME);
+        return 0;
+}
+
+void dbus_manager_stop(Manager *m) {
+        if (!m->bus)
+                return;
+        sd_bus_flush_close_unref(m->bus);
+        m->bus = NULL;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+
+#include "event-handler.h"
+#include "log.h"
+#include "manager.h"
+#include "proc.h"
+#include "scan.h"
+#include "task-control.h"
+
+/* Coalesce losses: a storm overflows the queue again and again; one scan
+ * shortly after the last loss is what converges. */
+#define RESCAN_DELAY_USEC (50 * 1000)
+
+static void on_fork(Manager *m, const ProcEvent *ev) {
+        if (ev->tid != ev->tgid) {
+                /* A new thread. Unmatched processes cost one lookup. The
+                 * event names the process's parent, not the creating
+                 * thread (a thread's real_parent is its process's), so the
+                 * main thread stands in for the creator. */
+                ProcessRecord *p = process_table_get(&m->procs, ev->tgid);
+                if (!p)
+                        return;
+                if (p->matched)
+                        control_thread(m, p, ev->tid, ev->tgid);
+                else
+                        control_inherit(m, ev->tid, ev->tgid, ev->tgid);
+                return;
+        }
+
+        /* A new process: a copy of its parent until it execs, so it matches
+         * the same rules; no /proc reads beyond its start time. */
+        ProcessRecord *pp = process_table_get(&m->procs, ev->parent_tgid), *child;
+        uint64_t start;
+        if (!pp)
+                return;
+        if (proc_start_time(ev->tid, &start) < 0 ||
+            process_record_copy(pp, ev->tid, start, &child) < 0) {
+                m->counters.vanished++;
+                return;
+        }
+        if (process_table_put(&m->procs, child) < 0)
+                return;
+        if (child->matched) {
+                /* For a process, the event does name the forking thread. */
+                if (control_fork(m, child, ev->tid, start, ev->parent_tid) == 0)
+                        control_thread(m, child, ev->tid, ev->parent_tid);
+        }
+        else if (control_inherit(m, ev->tid, ev->tid, ev->parent_tid) <= 0)
+                process_table_remove(&m->procs, ev->tid);
+}
+
+static void on_comm(Manager *m, const ProcEvent *ev) {
+        ProcessRecord *p = process_table_get(&m->procs, ev->tgid);
+        if (!p || !p->matched)
+                return;
+        if (ev->tid == ev->tgid)
+                /* The process's own name is part of what rules match. */
+                scan_process(m, ev->tgid, SCAN_REEVALUATE);
+        else
+                control_thread(m, p, ev->tid, 0);
+}
+
+static void on_exit_event(Manager *m, const ProcEvent *ev) {
+        control_forget(m, ev->tid);
+        if (ev->tid == ev->tgid)
+                process_table_remove(&m->procs, ev->tgid);
+}
+
+void manager_on_proc_event(const ProcEvent *ev, void *userdata) {
+        Manager *m = userdata;
+
+        if (m->exiting)
+                return;
+        switch (ev->type) {
+        case PROC_EV_FORK:
+                on_fork(m, ev);
+                break;
+        case PROC_EV_EXEC:
+                scan_process(m, ev->tgid, SCAN_EXEC);
+                break;
+        case PROC_EV_COMM:
+                on_comm(m, ev);
+                break;
+        case PROC_EV_EXIT:
+                on_exit_event(m, ev);
+                break;
+        }
+}
+
+static int on_rescan_timer(sd_event_source *s, uint64_t usec, void *userdata) {
+        Manager *m = userdata;
+        sd_event_source_set_enabled(s, SD_EVENT_OFF);
+        scan_all(m, "events were lost");
+        return 0;
+}
+
+void manager_on_events_lost(const char *why, void *userdata) {
+        Manager *m = userdata;
+        int enabled = SD_EVENT_OFF;
+        int r;
+
+        log_debug("proc connector: %s, rescanning", why);
+        if (m->rescan_timer) {
+                sd_event_source_get_enabled(m->rescan_timer, &enabled);
+                if (enabled != SD_EVENT_OFF)
+                        return; /* already pending */
+                r = sd_event_source_set_time_relative(m->rescan_timer, RESCAN_DELAY_USEC);
+                if (r >= 0)
+                        r = sd_event_source_set_enabled(m->rescan_timer, SD_EVENT_ONESHOT);
+        } else
+                r = sd_event_add_time_relative(m->event, &m->rescan_timer, CLOCK_MONOTONIC,
+                                               RESCAN_DELAY_USEC, 0, on_rescan_timer, m);
+        if (r < 0) {
+                log_warning_errno(r, "cannot schedule rescan, scanning now: %m");
+                scan_all(m, "events were lost");
+        }
+}

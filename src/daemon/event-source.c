@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <linux/cn_proc.h>
+#include <linux/connector.h>
+#include <linux/netlink.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "event-source.h"
+#include "log.h"
+#include "macro.h"
+
+/* The kernel stamps each message with a per-CPU sequence number; a hole
+ * means a message this socket never got. Sized generously; CPUs beyond it
+ * are simply not checked (ENOBUFS still is). */
+#define MAX_CPUS 1024
+/* Messages taken per wake-up before returning to the loop, so that D-Bus
+ * calls and signals are served during a fork storm. */
+#define BATCH 512
+
+/* One message as the kernel sends it: netlink header, connector header,
+ * one proc event; VLEN of them per recvmmsg(). */
+#define MSG_SIZE NLMSG_SPACE(sizeof(struct cn_msg) + sizeof(struct proc_event))
+#define VLEN 64
+
+typedef struct CpuSeq {
+        uint32_t next;
+        bool seen;
+} CpuSeq;
+
+struct EventSource {
+        int fd;
+        sd_event_source *io;
+        EventSourceOps ops;
+        void *userdata;
+        EventSourceStats stats;
+        int rcvbuf;
+        CpuSeq *seq;
+        char bufs[VLEN][MSG_SIZE + 64] __attribute__((aligned(NLMSG_ALIGNTO)));
+};
+
+static int subscribe(int fd, enum proc_cn_mcast_op op) {
+        /* netlink header, connector header, then the operation: laid out by
+         * hand because struct cn_msg ends in a flexible array, which may not
+         * sit inside another struct in ISO C. */
+        char buf[NLMSG_LENGTH(sizeof(struct cn_msg) + sizeof(enum proc_cn_mcast_op))] = {};
+        struct nlmsghdr *nl = (struct nlmsghdr *) buf;
+        struct cn_msg *cn = NLMSG_DATA(nl);
+
+        nl->nlmsg_len = sizeof buf;
+        nl->nlmsg_type = NLMSG_DONE;
+        nl->nlmsg_pid = 0;
+        cn->id.idx = CN_IDX_PROC;
+        cn->id.val = CN_VAL_PROC;
+        cn->len = sizeof(enum proc_cn_mcast_op);
+        memcpy(cn->data, &op, sizeof op);
+        /* The 4-byte form every kernel understands (6.6+ also takes a filter
+         * struct; the events we would filter out are rare). */
+        if (send(fd, buf, sizeof buf, 0) < 0)
+                return negative_errno();
+        return 0;
+}
+
+/* A hole in one CPU's sequence means this socket missed a message that
+ * ENOBUFS did not report. After ENOBUFS the holes are expected, so the
+ * tracking starts over instead of reporting the same loss twice. */
+static void check_seq(EventSource *s, const struct cn_msg *cn, const struct proc_event *ev) {
+        if (ev->cpu >= MAX_CPUS)
+                return;
+        CpuSeq *c = &s->seq[ev->cpu];
+        bool gap = c->seen && cn->seq != c->next;
+        c->seen = true;
+        c->next = cn->seq + 1;
+        if (gap) {
+                s->stats.seq_gaps++;
+                s->ops.lost("sequence gap", s->userdata);
+        }
+}
+
+static void reset_seq(EventSource *s) {
+        memset(s->seq, 0, MAX_CPUS * sizeof *s->seq);
+}
+
+static void handle(EventSource *s, const struct cn_msg *cn) {
+        /* The event sits 36 bytes into the datagram, not 8-byte aligned:
+         * copy it out rather than read it in place. */
+        struct proc_event copy = {}, *ev = &copy;
+        ProcEvent pe = {};
+
+        if (cn->len < offsetof(struct proc_event, event_data))
+                return;
+        memcpy(&copy, cn->data, cn->len < sizeof copy ? cn->len : sizeof copy);
+        check_seq(s, cn, ev);
+        switch (ev->what) {
+        case PROC_EVENT_FORK:
+                pe = (ProcEvent) {
+                        .type = PROC_EV_FORK,
+                        .tid = ev->event_data.fork.child_pid,
+                        .tgid = ev->event_data.fork.child_tgid,
+                        .parent_tid = ev->event_data.fork.parent_pid,
+                        .parent_tgid = ev->event_data.fork.parent_tgid,
+                };
+                break;
+        case PROC_EVENT_EXEC:
+                pe = (ProcEvent) {
+                        .type = PROC_EV_EXEC,
+                        .tid = ev->event_data.exec.process_pid,
+                        .tgid = ev->event_data.exec.process_tgid,
+                };
+                break;
+        case PROC_EVENT_COMM:
+                pe = (ProcEvent) {
+                        .type = PROC_EV_COMM,
+                        .tid = ev->event_data.comm.process_pid,
+                        .tgid = ev->event_data.comm.process_tgid,
+                };
+                break;
+        case PROC_EVENT_EXIT:
+                pe = (ProcEvent) {
+                        .type = PROC_EV_EXIT,
+                        .tid = ev->event_data.exit.process_pid,
+                        .tgid = ev->event_data.exit.process_tgid,
+                };
+                break;
+        default:
+                return; /* uid/gid/sid/ptrace/coredump: periodic scans cover them */
+        }
+        s->stats.events++;
+        s->ops.event(&pe, s->userdata);
+}
+
+static void handle_datagram(EventSource *s, const char *buf, size_t n, const struct sockaddr_nl *from) {
+        /* Only the kernel may speak here. */
+        if (from->nl_pid != 0)
+                return;
+        for (const struct nlmsghdr *nl = (const struct nlmsghdr *) buf; NLMSG_OK(nl, n); nl = NLMSG_NEXT(nl, n)) {
+                if (nl->nlmsg_type == NLMSG_ERROR || nl->nlmsg_type == NLMSG_NOOP)
+                        continue;
+                if (nl->nlmsg_len < NLMSG_LENGTH(sizeof(struct cn_msg)))
+                        continue;
+                const struct cn_msg *cn = NLMSG_DATA(nl);
+                if (cn->id.idx != CN_IDX_PROC || cn->id.val != CN_VAL_PROC)
+                        continue;
+                if (NLMSG_LENGTH(sizeof(struct cn_msg) + cn->len) > nl->nlmsg_len)
+                        continue;
+                handle(s, cn);
+        }
+}
+
+static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *userdata) {
+        EventSource *s = userdata;
+        /* recvmmsg: a storm delivers dozens of datagrams per wake-up, one
+         * system call takes them all. */
+        char (*bufs)[MSG_SIZE + 64] = s->bufs;
+        struct sockaddr_nl from[VLEN];
+        struct iovec iov[VLEN];
+        struct mmsghdr msgs[VLEN];
+
+        for (int round = 0; round < BATCH / VLEN; round++) {
+                for (int i = 0; i < VLEN; i++) {
+                        iov[i] = (struct iovec) { bufs[i], sizeof bufs[i] };
+                        msgs[i] = (struct mmsghdr) { .msg_hdr = {
+                                .msg_name = &from[i], .msg_namelen = sizeof from[i],
+                                .msg_iov = &iov[i], .msg_iovlen = 1 } };
+                }
+                int n = recvmmsg(fd, msgs, VLEN, MSG_DONTWAIT, NULL);
+                if (n < 0) {
+                        if (errno == EAGAIN || errno == EINTR)
+                                return 0;
+                        if (errno == ENOBUFS) {
+                                s->stats.enobufs++;
+                                reset_seq(s);
+                                s->ops.lost("receive queue overflow (ENOBUFS)", s->userdata);
+                                continue;
+                        }
+                        return log_error_errno(errno, "proc connector: recv failed: %m");
+                }
+                for (int i = 0; i < n; i++)
+                        handle_datagram(s, bufs[i], msgs[i].msg_len, &from[i]);
+                if (n < VLEN)
+                        return 0;
+        }
+        return 0;
+}
+
+int event_source_new(sd_event *e, int rcvbuf, const EventSourceOps *ops, void *userdata,
+                     EventSource **ret) {
+        _cleanup_close_ int fd = -1;
+        struct sockaddr_nl addr = {
+                .nl_family = AF_NETLINK,
+                .nl_groups = CN_IDX_PROC,
+                .nl_pid = 0, /* let the kernel pick: several qosd test instances may run */
+        };
+        socklen_t len = sizeof(int);
+        int r;
+
+        fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_CONNECTOR);
+        if (fd < 0)
+                return log_error_errno(errno, "proc connector: socket failed: %m");
+        if (rcvbuf > 0 && setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof rcvbuf) < 0 &&
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf) < 0)
+                log_warning_errno(errno, "proc connector: cannot set receive buffer: %m");
+        if (bind(fd, (struct sockaddr *) &addr, sizeof addr) < 0)
+                return log_error_errno(errno, "proc connector: bind failed (needs root in the initial namespaces): %m");
+        r = subscribe(fd, PROC_CN_MCAST_LISTEN);
+        if (r < 0)
+                return log_error_errno(r, "proc connector: subscribe failed: %m");
+
+        _cleanup_free_ EventSource *s = calloc(1, sizeof *s);
+        if (!s)
+                return -ENOMEM;
+        s->seq = calloc(MAX_CPUS, sizeof *s->seq);
+        if (!s->seq)
+                return -ENOMEM;
+        getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &s->rcvbuf, &len);
+        s->ops = *ops;
+        s->userdata = userdata;
+        r = sd_event_add_io(e, &s->io, fd, EPOLLIN, on_readable, s);
+        if (r < 0) {
+                free(s->seq);
+                return log_error_errno(r, "proc connector: cannot watch socket: %m");
+        }
+        s->fd = TAKE_FD(fd);
+        *ret = TAKE_PTR(s);
+        return 0;
+}
+
+EventSource *event_source_free(EventSource *s) {
+        if (!s)
+                return NULL;
+        sd_event_source_disable_unref(s->io);
+        if (s->fd >= 0) {
+                subscribe(s->fd, PROC_CN_MCAST_IGNORE);
+                close(s->fd);
+        }
+        free(s->seq);
+        free(s);
+        return NULL;
+}
+
+const EventSourceStats *event_source_stats(const EventSource *s) {
+        return &s->stats;
+}
+
+int event_source_rcvbuf(const EventSource *s) {
+        return s->rcvbuf;
+}

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr-format.h"
+#include "class-table.h"
+#include "explain.h"
+#include "kernel-caps.h"
+#include "macro.h"
+#include "policy.h"
+#include "proc.h"
+
+static int add(Explanation *x, const char *key, const char *fmt, ...) _printf_(3, 4);
+static int add(Explanation *x, const char *key, const char *fmt, ...) {
+        ExplainLine *l = realloc(x->lines, (x->n + 1) * sizeof *l);
+        va_list ap;
+        if (!l)
+                return -ENOMEM;
+        x->lines = l;
+        l = &x->lines[x->n];
+        va_start(ap, fmt);
+        int r = vasprintf(&l->value, fmt, ap);
+        va_end(ap);
+        if (r < 0)
+                return -ENOMEM;
+        l->key = strdup(key);
+        if (!l->key) {
+                free(l->value);
+                return -ENOMEM;
+        }
+        x->n++;
+        return 0;
+}
+
+void explanation_clear(Explanation *x) {
+        for (size_t i = 0; i < x->n; i++) {
+                free(x->lines[i].key);
+                free(x->lines[i].value);
+        }
+        free(x->lines);
+        *x = (Explanation) {};
+}
+
+static void process_record_freep(ProcessRecord **p) {
+        process_record_free(*p);
+}
+
+static const char *verdict(const Decision *d, char *buf, size_t size) {
+        char origin[300];
+        if (!d->match.app && d->class == QCLASS_UNSPECIFIED) {
+                snprintf(buf, size, "no rule matches");
+                return buf;
+        }
+        if (d->class == QCLASS_UNSPECIFIED) {
+                snprintf(buf, size, "application %s matches, but no Class= applies", d->match.app ?: "?");
+                return buf;
+        }
+        snprintf(buf, size, "%s from %s (application %s%s%s)", qclass_to_string(d->wanted),
+                 decision_origin(d, origin, sizeof origin), d->match.app ?: "?",
+                 d->match.thread_rule ? ", thread rule" : ", process rule",
+                 d->match.user_rule ? ", the owner's own file" : "");
+        return buf;
+}
+
+static int explain_knobs(Explanation *x, const TaskEntry *e) {
+        const KernelCaps *caps = kernel_caps();
+        char buf[256];
+        int r = 0;
+
+        if (e->applied)
+                r = add(x, "kernel accepted", "%s", knob_mask_to_string(e->applied, buf, sizeof buf));
+        for (Knob k = 0; k < _KNOB_MAX && r >= 0; k++) {
+                if (e->failed & KNOB_BIT(k))
+                        r = add(x, "kernel refused", "%s: %s", knob_to_string(k), strerror(-e->error[k]));
+                else if ((e->unsupported & KNOB_BIT(k)) || !caps->supported[k])
+                        r = add(x, "not in this kernel", "%s: %s", knob_to_string(k),
+                                kernel_caps_reason(caps, k));
+        }
+        return r;
+}
+
+int explain_thread(Manager *m, pid_t tid, Explanation *ret) {
+        _cleanup_(process_record_freep) ProcessRecord *rec = NULL;
+        Explanation x = {};
+        char comm[PROC_COMM_MAX], buf[512];
+        TaskAttr cur;
+        Decision dp, dt;
+        pid_t pid;
+        uint64_t start;
+        int r;
+
+        r = proc_tgid(tid, &pid);
+        if (r >= 0)
+                r = proc_start_time(tid, &start);
+        if (r >= 0)
+                r = proc_comm(pid, tid, comm);
+        if (r >= 0)
+                r = task_attr_read(tid, &cur);
+        if (r >= 0)
+                r = process_record_read(pid, 0, &rec);
+        if (r < 0)
+                return r;
+
+        r = add(&x, "thread", "%d (%s)", (int) tid, comm);
+        if (r >= 0)
+                r = add(&x, "process", "%d (%s) %s", (int) pid, rec->comm, rec->exe ?: "(no executable)");
+        if (r >= 0 && rec->cmdline && *rec->cmdline)
+                r = add(&x, "command line", "%s", rec->cmdline);
+        if (r >= 0)
+                r = add(&x, "user", "%u", (unsigned) rec->uid);
+        if (r >= 0 && rec->cgroup)
+                r = add(&x, "cgroup", "%s", rec->cgroup);
+        if (r < 0)
+                goto fail;
+
+        if (m->rules) {
+                if (policy_decide(m->rules, rec, NULL, &dp) >= 0)
+                        r = add(&x, "process rule", "%s", verdict(&dp, buf, sizeof buf));
+                if (r >= 0 && policy_decide(m->rules, rec, comm, &dt) >= 0) {
+                        r = add(&x, "thread verdict", "%s", verdict(&dt, buf, sizeof buf));
+                        if (r >= 0 && dt.capped)
+                                r = add(&x, "capped", "to %s by MaxClass at %s:%u", qclass_to_string(dt.class),
+                                        dt.match.limit_origin.path ?: "?", dt.match.limit_origin.line);
+                }
+        } else
+                r = add(&x, "rules", "none loaded");
+        if (r < 0)
+                goto fail;
+
+        TaskEntry *e = registry_get(&m->tasks, tid);
+        if (e && e->start_time != start)
+                e = NULL; /* an older task under the same TID */
+        if (!e) {
+                QClass q = class_from_attr(&cur, kernel_caps());
+                r = add(&x, "qosd", "not managing this thread");
+                if (r >= 0)
+                        r = add(&x, "class now", "%s", q ? qclass_to_string(q) : "custom (no class has these settings)");
+        } else {
+                r = add(&x, "qosd", "%s %s%s", task_state_to_string(e->state), qclass_to_string(e->class),
+                        e->recovered ? " (recovered after a restart)" : "");
+                if (r >= 0)
+                        r = add(&x, "origin", "%s", e->origin ?: "");
+                if (r >= 0)
+                        r = add(&x, "original", "%s", task_attr_format(&e->orig, KNOBS_ALL, buf, sizeof buf));
+                if (r >= 0)
+                        r = add(&x, "set by qosd", "%s", task_attr_format(&e->set, KNOBS_ALL, buf, sizeof buf));
+                if (r >= 0)
+                        r = explain_knobs(&x, e);
+                if (r >= 0 && e->state == TASK_FOREIGN)
+                        r = add(&x, "note", "changed by someone else after qosd (renice, chrt, rtkit, "
+                                "the program itself); qosd leaves it alone%s",
+                                m->settings.on_foreign == FOREIGN_REAPPLY ? " until the next evaluation" : "");
+        }
+        if (r >= 0)
+                r = add(&x, "now", "%s", task_attr_format(&cur, KNOBS_ALL, buf, sizeof buf));
+        if (r >= 0 && task_attr_is_realtime(&cur))
+                r = add(&x, "note", "real-time or deadline thread: qosd never touches it");
+        if (r < 0)
+                goto fail;
+        *ret = x;
+        return 0;
+fail:
+        explanation_clear(&x);
+        return r;
+}
+
+int task_row_fill(Manager *m, pid_t pid, pid_t tid, TaskRow *ret) {
+        TaskRow row = { .pid = pid, .tid = tid };
+        TaskAttr cur;
+        uint64_t start;
+        int r;
+
+        r = proc_comm(pid, tid, row.comm);
+        if (r >= 0)
+                r = proc_start_time(tid, &start);
+        if (r >= 0)
+                r = task_attr_read(tid, &cur);
+        if (r < 0)
+                return r;
+        task_attr_format(&cur, KNOBS_ALL, row.knobs, sizeof row.knobs);
+
+        TaskEntry *e = registry_get(&m->tasks, tid);
+        if (e && e->start_time == start) {
+                row.class = qclass_to_string(e->class);
+                row.state = task_state_to_string(e->state);
+                snprintf(row.origin, sizeof row.origin, "%s", e->origin ?: "");
+        } else {
+                QClass q = class_from_attr(&cur, kernel_caps());
+                row.class = q ? qclass_to_string(q) : "custom";
+                row.state = task_attr_is_realtime(&cur) ? "realtime" : "unmanaged";
+        }
+        *ret = row;
+        return 0;
+}

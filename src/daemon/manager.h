@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The daemon's state, in one place: every daemon file receives the Manager
+ * instead of reaching for globals. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <systemd/sd-bus.h>
+#include <systemd/sd-event.h>
+
+#include "event-source.h"
+#include "process-table.h"
+#include "rules.h"
+#include "settings.h"
+#include "user-rules.h"
+#include "state-file.h"
+#include "task-registry.h"
+
+typedef struct Counters {
+        uint64_t applied;       /* threads given a class (something changed) */
+        uint64_t unchanged;     /* evaluations where the thread already had its class */
+        uint64_t restored;      /* threads put back to their originals */
+        uint64_t inherited;     /* threads registered as created by a managed task */
+        uint64_t foreign;       /* changes by someone else detected (and respected) */
+        uint64_t realtime_skipped;      /* RT/deadline threads never touched */
+        uint64_t refused;       /* knobs the kernel refused */
+        uint64_t vanished;      /* tasks gone between event and apply */
+        uint64_t rescans;       /* full /proc scans (start, loss, reload, periodic) */
+        uint64_t recovered;     /* originals recovered from the state file */
+        uint64_t reloads, reload_failures;
+} Counters;
+
+typedef struct ReloadStatus {
+        uint64_t time_usec;     /* CLOCK_REALTIME of the last attempt */
+        bool ok;
+        char *message;          /* "loaded N rules from M files" or the file:line errors */
+} ReloadStatus;
+
+typedef struct SchedProfile SchedProfile;
+typedef struct Reloader Reloader;
+
+typedef struct Manager {
+        sd_event *event;
+        sd_bus *bus;
+        EventSource *source;
+        Reloader *reloader;
+        sd_event_source *rescan_timer;  /* pending rescan after an event loss */
+        sd_event_source *periodic_timer;
+
+        char *root;             /* --root prefix, NULL for / */
+        char *sys_root;         /* --sys-root: prefix for the profile files in /sys */
+        char *bus_address;
+        bool no_bus;
+        Settings settings;
+
+        RuleSet *rules;
+        size_t rule_files;
+        UserDirs user_dirs;     /* the users' rule directories of the last load */
+        ProcessTable procs;
+        TaskRegistry tasks;
+        StateFile state;
+        PidMap recovered;       /* StateRecord* from the previous run, consumed by the first scan */
+        SchedProfile *profile;
+
+        unsigned scan_gen;
+        bool exiting;
+        Counters counters;
+        ReloadStatus last_reload;
+} Manager;
+
+/* root-prefixed path; caller frees. */
+char *manager_path(const Manager *m, const char *path);

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What class a thread should have: the rules' verdict, then the caps. Pure
+ * evaluation of already loaded rules; nothing here reads or writes tasks.
+ * Access control (foreground, broker requests) will decide here too. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "process-table.h"
+#include "rules.h"
+
+typedef struct Decision {
+        QClass class;           /* final; QCLASS_UNSPECIFIED: no rule says anything */
+        QClass wanted;          /* what the rule asked, before MaxClass */
+        bool capped;
+        MatchResult match;
+} Decision;
+
+int policy_decide(const RuleSet *rs, const ProcessRecord *p, const char *thread_name,
+                  Decision *ret);
+
+/* "file:line" of the deciding rule, "" if none. */
+const char *decision_origin(const Decision *d, char *buf, size_t size);

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <ini.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "log.h"
+#include "macro.h"
+#include "settings.h"
+
+void settings_init(Settings *s) {
+        *s = (Settings) {
+                .restore_on_exit = true,
+                .scan_interval_usec = 60 * 1000000ULL,
+                .log_level = LOG_INFO,
+                .on_foreign = FOREIGN_LEAVE,
+                .receive_buffer = 16 << 20,
+                .watch_config = true,
+                .user_rules = true,
+                .user_rules_min_uid = 1000,
+        };
+}
+
+void settings_done(Settings *s) {
+        free(s->profile);
+        s->profile = NULL;
+}
+
+static int parse_bool(const char *v) {
+        static const char *const yes[] = { "1", "yes", "true", "on" };
+        static const char *const no[] = { "0", "no", "false", "off" };
+        for (size_t i = 0; i < ELEMENTSOF(yes); i++) {
+                if (strcasecmp(v, yes[i]) == 0)
+                        return 1;
+                if (strcasecmp(v, no[i]) == 0)
+                        return 0;
+        }
+        return -EINVAL;
+}
+
+/* "16M", "512K", "1048576". */
+static int parse_size(const char *v, int *ret) {
+        char *end;
+        errno = 0;
+        unsigned long long n = strtoull(v, &end, 10);
+        if (errno || end == v)
+                return -EINVAL;
+        if (*end == 'K' || *end == 'k')
+                n <<= 10, end++;
+        else if (*end == 'M' || *end == 'm')
+                n <<= 20, end++;
+        if (*end || n < 4096 || n > (1u << 30))
+                return -ERANGE;
+        *ret = (int) n;
+        return 0;
+}
+
+static int parse_seconds(const char *v, uint64_t *ret) {
+        char *end;
+        errno = 0;
+        unsigned long long n = strtoull(v, &end, 10);
+        if (errno || end == v || *end || n > 86400)
+                return -EINVAL;
+        *ret = n * 1000000ULL;
+        return 0;
+}
+
+typedef struct Ctx {
+        Settings *s;
+        const char *path;
+        FILE *f;
+        int errors;
+        int line;
+} Ctx;
+
+static int set_key(Settings *s, const char *key, const char *value) {
+        int r;
+        if (strcasecmp(key, "RestoreOnExit") == 0) {
+                r = parse_bool(value);
+                if (r >= 0)
+                        s->restore_on_exit = r;
+                return r;
+        }
+        if (strcasecmp(key, "ScanIntervalSec") == 0)
+                return parse_seconds(value, &s->scan_interval_usec);
+        if (strcasecmp(key, "LogLevel") == 0) {
+                r = log_level_from_string(value);
+                if (r >= 0)
+                        s->log_level = r;
+                return r;
+        }
+        if (strcasecmp(key, "Profile") == 0) {
+                char *p = NULL;
+                if (*value && strcasecmp(value, "none") != 0 && !(p = strdup(value)))
+                        return -ENOMEM;
+                free(s->profile);
+                s->profile = p;
+                return 0;
+        }
+        if (strcasecmp(key, "ForeignChange") == 0) {
+                if (strcasecmp(value, "leave") == 0)
+                        s->on_foreign = FOREIGN_LEAVE;
+                else if (strcasecmp(value, "reapply") == 0)
+                        s->on_foreign = FOREIGN_REAPPLY;
+                else
+                        return -EINVAL;
+                return 0;
+        }
+        if (strcasecmp(key, "ReceiveBuffer") == 0)
+                return parse_size(value, &s->receive_buffer);
+        if (strcasecmp(key, "WatchConfig") == 0) {
+                r = parse_bool(value);
+                if (r >= 0)
+                        s->watch_config = r;
+                return r;
+        }
+        if (strcasecmp(key, "UserRules") == 0) {
+                r = parse_bool(value);
+                if (r >= 0)
+                        s->user_rules = r;
+                return r;
+        }
+        if (strcasecmp(key, "UserRulesMinUid") == 0) {
+                char *end;
+                errno = 0;
+                unsigned long v = strtoul(value, &end, 10);
+                if (errno || end == value || *end || v > UINT32_MAX)
+                        return -EINVAL;
+                s->user_rules_min_uid = (unsigned) v;
+                return 0;
+        }
+        return -ENOKEY;
+}
+
+/* Debian's inih does not pass line numbers to the handler; inih calls it
+ * while processing the line it just read, so counting reads gives it. */
+static char *reader(char *str, int num, void *stream) {
+        Ctx *c = stream;
+        char *r = fgets(str, num, c->f);
+        if (r)
+                c->line++;
+        return r;
+}
+
+static int handler(void *user, const char *section, const char *key, const char *value) {
+        Ctx *c = user;
+        int line = c->line;
+        if (strcasecmp(section, "Daemon") != 0) {
+                log_warning("%s:%d: unknown section [%s], ignored", c->path, line, section);
+                return 1;
+        }
+        int r = set_key(c->s, key, value);
+        if (r == -ENOKEY)
+                log_warning("%s:%d: unknown setting %s=, ignored", c->path, line, key);
+        else if (r < 0) {
+                log_error("%s:%d: invalid value for %s=: \"%s\", ignored", c->path, line, key, value);
+                c->errors++;
+        }
+        return 1; /* keep going: one bad line must not lose the others */
+}
+
+int settings_load(Settings *s, const char *path) {
+        _cleanup_fclose_ FILE *f = fopen(path, "re");
+        Ctx c = { .s = s, .path = path, .f = f };
+
+        if (!f) {
+                if (errno == ENOENT)
+                        return 0;
+                return log_error_errno(errno, "%s: cannot open: %m", path);
+        }
+        int r = ini_parse_stream(reader, &c, handler, &c);
+        if (r > 0) {
+                log_error("%s:%d: syntax error", path, r);
+                c.errors++;
+        } else if (r < 0)
+                return log_error_errno(EIO, "%s: cannot parse", path);
+        return c.errors;
+}

@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <string.h>
+
+#include "class-table.h"
+#include "kernel-caps.h"
+#include "log.h"
+#include "macro.h"
+#include "policy.h"
+#include "proc.h"
+#include "task-control.h"
+#include "task-ref.h"
+
+static void task_ref_closep(TaskRef *r) {
+        task_ref_close(r);
+}
+#define _cleanup_task_ref_ _cleanup_(task_ref_closep)
+
+/* The knobs a read-back compares: all the kernel has. */
+static unsigned compare_mask(void) {
+        const KernelCaps *caps = kernel_caps();
+        unsigned m = 0;
+        for (Knob k = 0; k < _KNOB_MAX; k++)
+                if (caps->supported[k])
+                        m |= KNOB_BIT(k);
+        return m;
+}
+
+/* Someone else changed the task after qosd did: renice, chrt, rtkit,
+ * gamemode, the program itself. qosd respects it (by default) and says so. */
+static bool changed_by_someone_else(const TaskEntry *e, const TaskAttr *cur) {
+        return task_attr_diff(cur, &e->set, compare_mask()) != 0 ||
+               cur->reset_on_fork != e->set.reset_on_fork;
+}
+
+static void mark_foreign(Manager *m, TaskEntry *e, const TaskAttr *cur) {
+        char now[16];
+        if (e->state == TASK_FOREIGN)
+                return;
+        e->state = TASK_FOREIGN;
+        m->counters.foreign++;
+        log_info("thread %d (process %d): scheduling changed by someone else (policy %s nice %s), leaving it alone",
+                 (int) e->tid, (int) e->tgid, sched_policy_to_string(cur->policy),
+                 task_attr_format_knob(cur, KNOB_NICE, now, sizeof now));
+        /* Not ours to restore any more. */
+        state_file_forget(&m->state, e->tid, e->start_time);
+}
+
+void control_forget(Manager *m, pid_t tid) {
+        TaskEntry *e = registry_get(&m->tasks, tid);
+        if (!e)
+                return;
+        if (e->state != TASK_FOREIGN)
+                state_file_forget(&m->state, e->tid, e->start_time);
+        registry_remove(&m->tasks, tid);
+}
+
+/* The entry for tid if it still describes the pinned task; a stale entry
+ * (the TID was recycled while qosd missed the exit) is dropped unrestored:
+ * its task is gone and the new one never had qosd's settings from it. */
+static TaskEntry *entry_for(Manager *m, const TaskRef *ref) {
+        TaskEntry *e = registry_get(&m->tasks, ref->tid);
+        if (e && e->start_time != ref->start_time) {
+                control_forget(m, ref->tid);
+                return NULL;
+        }
+        return e;
+}
+
+static void record_result(Manager *m, TaskEntry *e, const ApplyResult *res) {
+        e->set = res->after;
+        e->applied = res->applied;
+        e->failed = res->failed;
+        e->unsupported = res->unsupported;
+        memcpy(e->error, res->error, sizeof e->error);
+        if (res->failed) {
+                m->counters.refused++;
+                char knobs[128];
+                log_debug("thread %d: kernel refused %s: %s", (int) e->tid,
+                          knob_mask_to_string(res->failed, knobs, sizeof knobs),
+                          strerror(-apply_result_error(res)));
+        }
+}
+
+/* The original of a new task: what its creator had before qosd, because
+ * the values it inherited are qosd's. Else what the task has now. */
+static TaskAttr original_of(Manager *m, pid_t creator, const TaskAttr *cur) {
+        TaskEntry *c = creator > 0 ? registry_get(&m->tasks, creator) : NULL;
+        return c && c->state != TASK_FOREIGN ? c->orig : *cur;
+}
+
+/* After a crash: the previous run's record of this very task. */
+static bool take_recovered(Manager *m, TaskEntry *e) {
+        StateRecord *rec = pid_map_get(&m->recovered, e->tid);
+        if (!rec || rec->start_time != e->start_time)
+                return false;
+        e->orig = rec->orig;
+        e->set = rec->set;
+        e->class = rec->class;
+        e->recovered = true;
+        free(pid_map_remove(&m->recovered, e->tid));
+        m->counters.recovered++;
+        return true;
+}
+
+int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator) {
+        _cleanup_task_ref_ TaskRef ref = TASK_REF_NULL;
+        char comm[PROC_COMM_MAX], origin[512];
+        TaskAttr cur, want;
+        ApplyResult res;
+        Decision d;
+        int r;
+
+        r = task_ref_open(tid, 0, &ref);
+        if (r < 0) {
+                m->counters.vanished++;
+                control_forget(m, tid);
+                return 0;
+        }
+        TaskEntry *e = entry_for(m, &ref);
+
+        r = proc_comm(p->pid, tid, comm);
+        if (r >= 0)
+                r = task_ref_read_attr(&ref, &cur);
+        if (r < 0) {
+                m->counters.vanished++;
+                control_forget(m, tid);
+                return 0;
+        }
+        r = policy_decide(m->rules, p, comm, &d);
+        if (r < 0)
+                return log_error_errno(r, "matching thread %d failed: %m", (int) tid);
+
+        if (!e) {
+                /* Not registered yet: maybe the previous run (killed) changed it. */
+                if (pid_map_get(&m->recovered, tid)) {
+                        r = registry_add(&m->tasks, tid, p->pid, ref.start_time, &e);
+                        if (r < 0)
+                                return r;
+                        if (take_recovered(m, e)) {
+                                e->state = TASK_APPLIED;
+                                if (changed_by_someone_else(e, &cur))
+                                        mark_foreign(m, e, &cur);
+                        } else {
+                                registry_remove(&m->tasks, tid);
+                                e = NULL;
+                        }
+                }
+        }
+
+        if (d.class == QCLASS_UNSPECIFIED) {
+                /* No rule (any more): a thread qosd changed goes back. */
+                if (e && e->state != TASK_INHERITED)
+                        return control_restore(m, e, "no rule matches any more");
+                return 0;
+        }
+        if (task_attr_is_realtime(&cur)) {
+                /* rtkit or the user made it real-time: never touched. */
+                m->counters.realtime_skipped++;
+                if (e)
+                        mark_foreign(m, e, &cur);
+                return 0;
+        }
+        if (e && e->state != TASK_FOREIGN && changed_by_someone_else(e, &cur))
+                mark_foreign(m, e, &cur);
+        if (e && e->state == TASK_FOREIGN) {
+                if (m->settings.on_foreign == FOREIGN_LEAVE)
+                        return 0;
+                e->state = TASK_APPLIED; /* ForeignChange=reapply: take it back */
+        }
+
+        class_target_attr(d.class, kernel_caps(), &want);
+        decision_origin(&d, origin, sizeof origin);
+        if (e && e->class == d.class && task_attr_diff(&cur, &want, compare_mask()) == 0 &&
+            cur.reset_on_fork == want.reset_on_fork) {
+                /* Already right (a rescan, a reload with the same verdict, or
+                 * recovery after a crash): no system call, nothing re-logged. */
+                e->state = TASK_APPLIED;
+                e->wanted = d.wanted;
+                memcpy(e->comm, comm, sizeof e->comm);
+                m->counters.unchanged++;
+                return registry_set_origin(e, d.match.app, origin);
+        }
+
+        bool fresh = !e;
+        if (fresh) {
+                r = registry_add(&m->tasks, tid, p->pid, ref.start_time, &e);
+                if (r < 0)
+                        return r;
+                e->orig = original_of(m, creator, &cur);
+        }
+        e->class = d.class;
+        e->wanted = d.wanted;
+        e->state = TASK_APPLIED;
+        e->set = want;
+        memcpy(e->comm, comm, sizeof e->comm);
+        r = registry_set_origin(e, d.match.app, origin);
+        if (r < 0)
+                return r;
+        /* Write-ahead: the original is on disk before the task changes. */
+        state_file_append(&m->state, e);
+
+        r = task_ref_apply(&ref, &want, KNOBS_ALL, &res);
+        if (r == -ESRCH || r == -EBUSY) {
+                if (r == -EBUSY)
+                        m->counters.realtime_skipped++;
+                else
+                        m->counters.vanished++;
+                control_forget(m, tid);
+                return 0;
+        }
+        if (r < 0) {
+                control_forget(m, tid);
+                return log_warning_errno(r, "thread %d: cannot apply %s: %m", (int) tid,
+                                         qclass_to_string(d.class));
+        }
+        record_result(m, e, &res);
+        if (task_attr_diff(&res.after, &want, KNOBS_ALL) != 0)
+                state_file_append(&m->state, e); /* what really took, for the read-back */
+        if (res.changed)
+                m->counters.applied++;
+        else
+                m->counters.unchanged++;
+        log_debug("thread %d (%s, process %d): %s from %s", (int) tid, comm, (int) p->pid,
+                  qclass_to_string(d.class), origin);
+        return 0;
+}
+
+int control_fork(Manager *m, const ProcessRecord *p, pid_t tid, uint64_t start_time, pid_t creator) {
+        TaskEntry *c = registry_get(&m->tasks, creator), *e;
+        Decision d;
+        int r;
+
+        if (!c || c->state != TASK_APPLIED || c->set.reset_on_fork)
+                return 0;
+        r = policy_decide(m->rules, p, c->comm, &d);
+        if (r < 0 || d.class != c->class)
+                return 0;
+        r = registry_add(&m->tasks, tid, p->pid, start_time, &e);
+        if (r < 0)
+                return r;
+        e->class = c->class;
+        e->wanted = c->wanted;
+        e->state = TASK_APPLIED;
+        e->orig = c->orig;
+        e->set = c->set;
+        e->applied = c->applied;
+        e->failed = c->failed;
+        e->unsupported = c->unsupported;
+        memcpy(e->error, c->error, sizeof e->error);
+        memcpy(e->comm, c->comm, sizeof e->comm);
+        m->counters.unchanged++;
+        state_file_append(&m->state, e);
+        return registry_set_origin(e, c->app, c->origin) < 0 ? -ENOMEM : 1;
+}
+
+int control_inherit(Manager *m, pid_t tid, pid_t tgid, pid_t creator) {
+        _cleanup_task_ref_ TaskRef ref = TASK_REF_NULL;
+        TaskEntry *c = registry_get(&m->tasks, creator), *e;
+        TaskAttr cur;
+        int r;
+
+        if (!c || c->state == TASK_FOREIGN)
+                return 0;
+        r = task_ref_open(tid, 0, &ref);
+        if (r >= 0)
+                r = task_ref_read_attr(&ref, &cur);
+        if (r < 0) {
+                m->counters.vanished++;
+                return 0;
+        }
+        /* A creator with reset-on-fork (the user classes) hands down the
+         * kernel defaults, not its class: nothing of qosd's to track. */
+        if (task_attr_diff(&cur, &c->set, class_identity_knobs(kernel_caps())) != 0)
+                return 0;
+        _cleanup_free_ char *origin = NULL;
+        if (asprintf(&origin, "inherited from %d (%s)", (int) creator, c->origin ?: "") < 0)
+                return -ENOMEM;
+        r = registry_add(&m->tasks, tid, tgid, ref.start_time, &e);
+        if (r < 0)
+                return r;
+        e->class = c->class;
+        e->wanted = c->wanted;
+        e->orig = c->orig;
+        e->set = cur;
+        e->applied = c->applied;
+        e->unsupported = c->unsupported;
+        e->state = TASK_INHERITED;
+        m->counters.inherited++;
+        state_file_append(&m->state, e);
+        return registry_set_origin(e, c->app, origin) < 0 ? -ENOMEM : 1;
+}
+
+int control_restore(Manager *m, TaskEntry *e, const char *why) {
+        _cleanup_task_ref_ TaskRef ref = TASK_REF_NULL;
+        pid_t tid = e->tid;
+        TaskAttr cur;
+        ApplyResult res;
+        int r;
+
+        if (e->state == TASK_FOREIGN) {
+                /* Someone else owns it now; restoring would revert their change. */
+                registry_remove(&m->tasks, tid);
+                return 0;
+        }
+        r = task_ref_open(tid, e->start_time, &ref);
+        if (r >= 0)
+                r = task_ref_read_attr(&ref, &cur);
+        if (r < 0) {
+                control_forget(m, tid);
+                return 0;
+        }
+        if (task_attr_is_realtime(&cur) || changed_by_someone_else(e, &cur)) {
+                mark_foreign(m, e, &cur);
+                registry_remove(&m->tasks, tid);
+                return 0;
+        }
+        r = task_ref_apply(&ref, &e->orig, KNOBS_ALL & ~e->unsupported, &res);
+        if (r >= 0 && res.failed) {
+                char knobs[128];
+                log_warning("thread %d: could not restore %s: %s", (int) tid,
+                            knob_mask_to_string(res.failed, knobs, sizeof knobs),
+                            strerror(-apply_result_error(&res)));
+        }
+        if (r >= 0) {
+                m->counters.restored++;
+                log_debug("thread %d: restored (%s)", (int) tid, why);
+        }
+        control_forget(m, tid);
+        return 0;
+}
+
+size_t control_restore_all(Manager *m) {
+        _cleanup_free_ TaskEntry **list = NULL;
+        size_t n, before = m->counters.restored;
+
+        if (registry_list(&m->tasks, &list, &n) < 0)
+                return 0;
+        /* Copy the TIDs: restoring removes entries and may reshuffle the map. */
+        _cleanup_free_ pid_t *tids = calloc(n + 1, sizeof *tids);
+        if (!tids)
+                return 0;
+        for (size_t i = 0; i < n; i++)
+                tids[i] = list[i]->tid;
+        for (size_t i = 0; i < n; i++) {
+                TaskEntry *e = registry_get(&m->tasks, tids[i]);
+                if (e)
+                        control_restore(m, e, "qosd is exiting");
+        }
+        return (size_t) (m->counters.restored - before);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Acting on one thread: give it the class its rules say, register it as
+ * inherited, put it back, or forget it. Every action pins the task first
+ * (task-ref.h) and reads back before it writes, so qosd never acts on a
+ * recycled TID and never overrides what someone else set after it. */
+#pragma once
+
+#include <sys/types.h>
+
+#include "manager.h"
+
+/* Evaluate thread tid of process p and act on the verdict. creator is the
+ * thread that created it (FORK event), 0 otherwise: a new thread's original
+ * is its creator's original, not the class it inherited from qosd. */
+int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator);
+
+/* Fast path for a new process of a matched program: forked by a thread
+ * qosd manages, it has the same facts and the creator's name, so the same
+ * verdict, and by kernel inheritance already the creator's settings (unless
+ * reset-on-fork). Registered without a system call on it. Returns 1 if
+ * done, 0 if the caller must take the full path (control_thread). */
+int control_fork(Manager *m, const ProcessRecord *p, pid_t tid, uint64_t start_time, pid_t creator);
+
+/* A task created by a managed task in a process no rule matches: it carries
+ * its creator's class by kernel inheritance; register it so that it is
+ * restored along with it. Returns 1 if registered, 0 if there was nothing
+ * to track (the creator is not managed, or reset-on-fork gave defaults). */
+int control_inherit(Manager *m, pid_t tid, pid_t tgid, pid_t creator);
+
+/* Put e's task back to its original (unless someone else changed it since)
+ * and drop the entry. */
+int control_restore(Manager *m, TaskEntry *e, const char *why);
+
+/* The task exited (or its TID now names another task). */
+void control_forget(Manager *m, pid_t tid);
+
+/* SIGTERM with RestoreOnExit=yes. Returns the number restored. */
+size_t control_restore_all(Manager *m);

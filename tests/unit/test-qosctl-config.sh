@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# qosctl check and import as a user sees them: output format, exit codes,
+# --root / $QOS_ROOT, user directories. No root needed.
+set -euo pipefail
+
+: "${QOSCTL:?}" "${QOS_SOURCE_ROOT:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# run EXPECTED_RC CMD...: output in $tmp/out and $tmp/err
+run() {
+        local want=$1 rc=0
+        shift
+        "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+        [ "$rc" -eq "$want" ] || { cat "$tmp/out" "$tmp/err" >&2; fail "'$*' exited $rc, expected $want"; }
+}
+has() { grep -qF -- "$2" "$tmp/$1" || { cat "$tmp/$1" >&2; fail "$1 lacks: $2"; }; }
+lacks() { ! grep -qF -- "$2" "$tmp/$1" || { cat "$tmp/$1" >&2; fail "$1 has: $2"; }; }
+
+root=$tmp/root
+# The directories as this build has them: the --effective header names them.
+read -r vendor admin runtime < <("$QOSCTL" --root "$root" check --effective 2>/dev/null |
+        sed -n 's/^### system rules from \(.*\) < \(.*\) < \(.*\)$/\1 \2 \3/p')
+[ -n "$runtime" ] || fail "no directories in the --effective header"
+case $vendor in "$root"/*apps.d) ;; *) fail "vendor directory $vendor not below the root" ;; esac
+mkdir -p "$vendor" "$admin/editor.conf.d" "$runtime"
+printf '[Match]\nExecutable=/usr/bin/editor\n[Process]\nClass=utility\n' >"$vendor/editor.conf"
+printf '[Thread:render]\nClass=user-interactive\n' >"$admin/editor.conf.d/10-render.conf"
+printf '[Process]\nClass=background\n' >"$vendor/indexer.conf"
+ln -s /dev/null "$runtime/indexer.conf"
+
+# A clean tree: no messages, exit 0, the summary on stderr.
+run 0 "$QOSCTL" --root "$root" check
+has err "2 files, 2 rules: 0 errors, 0 warnings"
+QOS_ROOT=$root run 0 "$QOSCTL" check
+has err "2 files, 2 rules: 0 errors, 0 warnings"
+# Another root: its (missing) directories, not the tree.
+QOS_ROOT=$tmp/elsewhere run 0 "$QOSCTL" check
+has err "0 files, 0 rules"
+
+run 0 "$QOSCTL" --root "$root" check --effective
+has out "# $vendor/editor.conf"
+has out "# + drop-in $admin/editor.conf.d/10-render.conf"
+has out "# indexer.conf: masked by $runtime/indexer.conf"
+has out "# ignored: $vendor/indexer.conf"
+has out "Class=user-interactive"
+has out "; $admin/editor.conf.d/10-render.conf:2"
+# One application's part reads back as the same rules, without a message.
+run 0 "$QOSCTL" check --effective "$vendor" "$admin"
+sed -n '/^# .*editor.conf$/,/^# .*indexer.conf/p' "$tmp/out" | grep -v indexer >"$tmp/editor.conf"
+run 0 "$QOSCTL" check --effective "$tmp/editor.conf"
+has err "1 files, 2 rules: 0 errors, 0 warnings"
+has out "Executable=/usr/bin/editor"
+has out "[Thread:render]"
+
+# Errors: file:line: error: message, exit 1; warnings alone exit 0.
+printf '[Process]\nClass=fast\nbroken\n[Limits]\nMaxClass=ui\n' >"$admin/bad.conf"
+run 1 "$QOSCTL" --root "$root" check
+has err "$admin/bad.conf:2: error: invalid class 'fast' for Class"
+has err "$admin/bad.conf:3: error: expected 'Key=Value' or '[Section]'"
+has err "2 errors"
+rm "$admin/bad.conf"
+printf '[Process]\nClass=bg\nNice=5\n' >"$admin/warn.conf"
+run 0 "$QOSCTL" --root "$root" check
+has err "$admin/warn.conf:3: warning: unknown key 'Nice' in [Process]; ignored"
+rm "$admin/warn.conf"
+
+# Operands replace the system directories; files are read on their own.
+printf '{ "make": { "qos": "QOS_BACKGROUND", "period": 1 } }\n' >"$tmp/sq.json"
+run 0 "$QOSCTL" --root "$root" check "$tmp/sq.json"
+has err "$tmp/sq.json:1: warning: \"period\" is not supported"
+has err "1 files, 1 rules"
+run 1 "$QOSCTL" check "$tmp/nonexistent.conf"
+has err "$tmp/nonexistent.conf: error: cannot access"
+lacks err "0 errors"
+run 0 "$QOSCTL" check "$QOS_SOURCE_ROOT/tests/data/schedqos/desktop.json"
+run 1 "$QOSCTL" check "$QOS_SOURCE_ROOT/tests/data/schedqos/syntax-error.json"
+has err "syntax-error.json:5: error: column 2:"
+
+# A user directory is the caller's own, layered on top.
+mkdir -p "$tmp/user"
+printf '[Thread:render]\nClass=utility\n' >"$tmp/user/extra.conf"
+run 0 "$QOSCTL" --root "$root" check --effective --user-dir "$tmp/user"
+has out "### rules for uid $(id -u)"
+has out "# $tmp/user/extra.conf"
+HOME=$tmp/home XDG_CONFIG_HOME= run 0 "$QOSCTL" --root "$root" check --user
+HOME= XDG_CONFIG_HOME= run 2 "$QOSCTL" check --user
+
+run 0 "$QOSCTL" check --help
+has out "Usage: qosctl [--root DIR] check"
+run 2 "$QOSCTL" check --bogus
+
+# import: one file per rule, the losses said per rule, exit 1 when some
+# lines or rules were skipped; the result checks clean.
+dest=$tmp/imported
+run 1 "$QOSCTL" import ananicy "$QOS_SOURCE_ROOT/tests/data/ananicy" "$dest"
+has out "16 of 18 rules written to $dest, 10 with settings not carried over"
+has err "misc.rules:10: error: mystery: unknown type 'NoSuchType'; rule skipped"
+has err "audio.rules:2: warning: jackd: rtprio 70 not carried over: qosd gives no real-time priorities"
+[ -f "$dest/usr-lib-brave-bin-brave.conf" ] || fail "no file for the brave rule"
+grep -qF "Executable=/usr/lib/brave-bin/brave" "$dest/usr-lib-brave-bin-brave.conf" || fail "brave rule's match"
+grep -qF "#   latency_nice -3 not carried over" "$dest/usr-lib-brave-bin-brave.conf" || fail "loss not noted in the file"
+[ "$(ls "$dest" | wc -l)" -eq 16 ] || fail "expected 16 files"
+run 0 "$QOSCTL" check "$dest"
+has err "16 files, 16 rules: 0 errors, 0 warnings"
+
+# Existing files are kept unless --force.
+run 1 "$QOSCTL" import ananicy "$QOS_SOURCE_ROOT/tests/data/ananicy" "$dest"
+has err "$dest/firefox.conf: error: File exists (use --force to overwrite)"
+has out "0 of 18 rules written"
+run 1 "$QOSCTL" import ananicy --force "$QOS_SOURCE_ROOT/tests/data/ananicy" "$dest"
+has out "16 of 18 rules written"
+
+run 2 "$QOSCTL" import ananicy onlyone
+run 2 "$QOSCTL" import schedqos a b
+run 1 "$QOSCTL" import ananicy "$tmp/nonexistent" "$tmp/dest2"
+has err "No such file or directory"
+echo "ok - qosctl check and import"

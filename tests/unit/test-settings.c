@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "settings.h"
+
+static char *write_tmp(const char *text) {
+        char *path = strdup("/tmp/test-settings.XXXXXX");
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, text, strlen(text)), (ssize_t) strlen(text));
+        close(fd);
+        return path;
+}
+
+static void test_defaults_and_missing_file(void **state) {
+        Settings s;
+        settings_init(&s);
+        assert_true(s.restore_on_exit);
+        assert_int_equal(s.on_foreign, FOREIGN_LEAVE);
+        assert_int_equal(settings_load(&s, "/nonexistent/qosd.conf"), 0);
+        assert_true(s.restore_on_exit);
+        settings_done(&s);
+}
+
+static void test_values(void **state) {
+        char *p = write_tmp("[Daemon]\n"
+                            "RestoreOnExit=no\n"
+                            "ScanIntervalSec=5\n"
+                            "LogLevel=debug\n"
+                            "Profile=qos\n"
+                            "ForeignChange=reapply\n"
+                            "ReceiveBuffer=4M\n"
+                            "WatchConfig=off\n");
+        Settings s;
+        settings_init(&s);
+        assert_int_equal(settings_load(&s, p), 0);
+        assert_false(s.restore_on_exit);
+        assert_int_equal(s.scan_interval_usec, 5000000);
+        assert_int_equal(s.log_level, LOG_DEBUG);
+        assert_string_equal(s.profile, "qos");
+        assert_int_equal(s.on_foreign, FOREIGN_REAPPLY);
+        assert_int_equal(s.receive_buffer, 4 << 20);
+        assert_false(s.watch_config);
+        settings_done(&s);
+        unlink(p);
+        free(p);
+}
+
+/* A bad line is an error that loses nothing else: the rest still loads. */
+static void test_bad_lines(void **state) {
+        char *p = write_tmp("[Daemon]\n"
+                            "RestoreOnExit=perhaps\n"
+                            "ReceiveBuffer=12\n"
+                            "NoSuchKey=1\n"
+                            "ScanIntervalSec=7\n");
+        Settings s;
+        settings_init(&s);
+        assert_int_equal(settings_load(&s, p), 2); /* two errors; the unknown key warns */
+        assert_true(s.restore_on_exit);             /* default kept */
+        assert_int_equal(s.scan_interval_usec, 7000000);
+        settings_done(&s);
+        unlink(p);
+        free(p);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_defaults_and_missing_file),
+                cmocka_unit_test(test_values),
+                cmocka_unit_test(test_bad_lines),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
