@@ -521,8 +521,11 @@ def plot(out, rows, title):
                 cells.append("%.3f %.3f %.3f" % (r["ratio"], r["ratio_min"], r["ratio_max"]) if r else "NaN NaN NaN")
             f.write('"(%s) %s" %s\n' % (g[0], g[1], " ".join(cells)))
     png = os.path.join(out, "p99.png")
-    cols = ", ".join("'%s' using %d:%d:%d%s title '%s'" % (
-        dat, 2 + 3 * i, 3 + 3 * i, 4 + 3 * i, ":xtic(1)" if i == 0 else "", v) for i, v in enumerate(variants))
+    colors = ["#7f7f7f", "#1b9e77", "#56b4e9", "#e69f00", "#f0e442", "#d55e00", "#cc79a7", "#0072b2",
+              "#000000", "#009e73", "#999933", "#882255"]
+    cols = ", ".join("'%s' using %d:%d:%d%s title '%s' lc rgb '%s'" % (
+        dat, 2 + 3 * i, 3 + 3 * i, 4 + 3 * i, ":xtic(1)" if i == 0 else "", v, colors[i % len(colors)])
+        for i, v in enumerate(variants))
     script = """
 set terminal pngcairo size 1280,560 font ',10'
 set output '%s'
@@ -534,10 +537,10 @@ set style fill solid 0.85 border -1
 set logscale y 2
 set yrange [0.8:*]
 set grid ytics
-set key top left
+set key top right
 set xtics rotate by -20
 set arrow from graph 0, first 1.25 to graph 1, first 1.25 nohead dt 2 lc rgb '#aa0000'
-set label 'goal 1.25× ((c): 1.5×, (d) pool: 2×)' at graph 0.005, first 1.32 tc rgb '#aa0000'
+set label 'goal 1.25× ((c): 1.5×, (d) pool: 2×)' at graph 0.005, first 1.12 tc rgb '#aa0000'
 plot %s
 """ % (png, title.replace('"', "'"), cols)
     r = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)

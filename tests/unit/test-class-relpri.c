@@ -91,7 +91,7 @@ static void test_unrecognised(void **state) {
         assert_int_equal(class_from_attr_relpri(&t, &caps, &relpri), QCLASS_UNSPECIFIED);
         assert_int_equal(relpri, 0);
         class_target_attr(QCLASS_USER_INTERACTIVE, &caps, &t);
-        t.nice = -11;
+        t.nice = -4; /* user-interactive's slice, a nice below its span */
         assert_int_equal(class_from_attr_relpri(&t, &caps, NULL), QCLASS_UNSPECIFIED);
         class_target_attr(QCLASS_USER_INITIATED, &caps, &t);
         t.nice = -3;
