@@ -15,8 +15,9 @@ demo: build
 check:
 	@scripts/check.sh
 
-# The benchmark suite (see bench/run.py): ~45 min; BENCH_QUICK=1 for a
-# 3-minute smoke run, BENCH_ARGS for anything else (e.g. --scenarios a,b).
+# The benchmark suite (see bench/run.py): ~50 min on a quiet machine;
+# BENCH_QUICK=1 for a ~8-minute smoke run, BENCH_WAIT=MIN to wait for a
+# quiet machine first, BENCH_ARGS for anything else (--scenarios a,b).
 bench: build
 	@scripts/install-bench-deps.sh
 	@bench/run.py --wait-quiet $${BENCH_WAIT:-0} $(if $(BENCH_QUICK),--quick) $(BENCH_ARGS)
