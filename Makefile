@@ -1,5 +1,5 @@
 # Thin wrapper so the README's commands stay short; meson does the work.
-.PHONY: all deps build demo check bench clean
+.PHONY: all deps build demo check check-kernels bench clean
 
 all: build
 
@@ -22,5 +22,8 @@ bench: build
 	@scripts/install-bench-deps.sh
 	@bench/run.py --wait-quiet $${BENCH_WAIT:-0} $(if $(BENCH_QUICK),--quick) $(BENCH_ARGS)
 
+check-kernels:
+	@scripts/check-kernels.sh
+
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-kernels

@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Install the Debian packages that building and testing qosd need, or the
-# packages named as arguments (install-bench-deps.sh); a no-op when they are
-# all there.
+# Install the Debian packages that building and testing qosd need (or the
+# packages named as arguments); a no-op when they are all there.
 set -euo pipefail
 
 packages=(

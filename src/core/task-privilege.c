@@ -13,7 +13,8 @@ uint64_t task_rlimit_nice(void) {
 }
 
 unsigned task_unprivileged_knobs(bool self) {
-        return self ? KNOBS_ALL : KNOBS_ALL & ~KNOB_BIT(KNOB_TIMER_SLACK);
+        unsigned m = KNOBS_ALL & ~KNOB_BIT(KNOB_GROUP);
+        return self ? m : m & ~KNOB_BIT(KNOB_TIMER_SLACK);
 }
 
 void task_attr_unprivileged_target(const TaskAttr *cur, TaskAttr *want) {

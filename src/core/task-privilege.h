@@ -10,7 +10,8 @@
  *     SCHED_IDLE needs the current nice to be within RLIMIT_NICE;
  *   - a set SCHED_RESET_ON_FORK flag cannot be cleared;
  *   - slices, best-effort and idle I/O priority, uclamp: free;
- *   - timer slack: the calling thread's own only. */
+ *   - timer slack: the calling thread's own only;
+ *   - the group: never, the cpu cgroup hierarchy is root's. */
 #pragma once
 
 #include <stdbool.h>
@@ -23,7 +24,7 @@
 uint64_t task_rlimit_nice(void);
 
 /* The knobs an unprivileged caller can set on a thread of its own process:
- * all of them on itself, all but the timer slack on another thread. */
+ * all but the group on itself, and not the timer slack on another thread. */
 unsigned task_unprivileged_knobs(bool self);
 
 /* The target an unprivileged caller can actually reach on the knobs it

@@ -8,6 +8,7 @@
 #include "attr-format.h"
 #include "class-table.h"
 #include "explain.h"
+#include "group.h"
 #include "kernel-caps.h"
 #include "macro.h"
 #include "policy.h"
@@ -73,6 +74,8 @@ static int explain_knobs(Explanation *x, const TaskEntry *e) {
         if (e->applied)
                 r = add(x, "kernel accepted", "%s", knob_mask_to_string(e->applied, buf, sizeof buf));
         for (Knob k = 0; k < _KNOB_MAX && r >= 0; k++) {
+                if (k == KNOB_GROUP && e->error[k] == -EBUSY)
+                        continue; /* another manager's cgroup: the "group" line says why */
                 if (e->failed & KNOB_BIT(k))
                         r = add(x, "kernel refused", "%s: %s", knob_to_string(k), strerror(-e->error[k]));
                 else if ((e->unsupported & KNOB_BIT(k)) || !caps->supported[k])
@@ -156,6 +159,10 @@ int explain_thread(Manager *m, pid_t tid, Explanation *ret) {
         }
         if (r >= 0)
                 r = add(&x, "now", "%s", task_attr_format(&cur, KNOBS_ALL, buf, sizeof buf));
+        /* Where the class acts: across applications only from qosd's group. */
+        if (r >= 0 && kernel_caps()->supported[KNOB_GROUP] &&
+            group_describe(tid, e ? e->class : class_from_attr(&cur, kernel_caps()), buf, sizeof buf) >= 0)
+                r = add(&x, "group", "%s", buf);
         if (r >= 0 && task_attr_is_realtime(&cur))
                 r = add(&x, "note", "real-time or deadline thread: qosd never touches it");
         if (r < 0)

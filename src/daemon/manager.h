@@ -64,6 +64,7 @@ typedef struct Manager {
 
         unsigned scan_gen;
         bool exiting;
+        TaskAttr self_orig;     /* qosd's own thread before it took its class */
         Counters counters;
         ReloadStatus last_reload;
 } Manager;

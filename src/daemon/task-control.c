@@ -26,6 +26,40 @@ static unsigned compare_mask(void) {
         return m;
 }
 
+/* What "already in its class" compares for a task that reads cur: the
+ * group of a thread in another manager's cgroup is not qosd's to set (the
+ * apply refuses it), so it does not count, or such a thread would be
+ * applied again on every scan. */
+static unsigned settable_mask(const TaskAttr *cur) {
+        return compare_mask() & ~(cur->group_foreign ? KNOB_BIT(KNOB_GROUP) : 0);
+}
+
+/* The kernel resets a user class's per-thread knobs in a new task
+ * (reset-on-fork) but has nothing like it for cgroups: the task starts in
+ * its creator's group with utility's knobs. Such a group is the creator's,
+ * not the task's own: a task whose knobs match its group's class was not
+ * reset. */
+static bool group_only_inherited(const TaskAttr *cur) {
+        const ClassKnobs *k = class_knobs(cur->group);
+        return k && k->reset_on_fork && class_from_attr(cur, kernel_caps()) != cur->group;
+}
+
+/* When nothing else gives such a task a class, it goes where its creator
+ * came from (the root if unknown), as its knobs did. */
+static void reset_inherited_group(const TaskRef *ref, const TaskAttr *cur, const TaskEntry *creator) {
+        TaskAttr want = *cur;
+        ApplyResult res;
+
+        if (!group_only_inherited(cur))
+                return;
+        want.group = creator && creator->state != TASK_FOREIGN ? creator->orig.group : QCLASS_UNSPECIFIED;
+        if (want.group == cur->group)
+                return;
+        if (task_ref_apply(ref, &want, KNOB_BIT(KNOB_GROUP), &res) >= 0 && res.failed)
+                log_debug("thread %d: cannot leave its creator's group: %s", (int) ref->tid,
+                          strerror(-apply_result_error(&res)));
+}
+
 /* Someone else changed the task after qosd did: renice, chrt, rtkit,
  * gamemode, the program itself. qosd respects it (by default) and says so. */
 static bool changed_by_someone_else(const TaskEntry *e, const TaskAttr *cur) {
@@ -83,10 +117,16 @@ static void record_result(Manager *m, TaskEntry *e, const ApplyResult *res) {
 }
 
 /* The original of a new task: what its creator had before qosd, because
- * the values it inherited are qosd's. Else what the task has now. */
+ * the values it inherited are qosd's. Else what the task has now, without
+ * a group it only inherited. */
 static TaskAttr original_of(Manager *m, pid_t creator, const TaskAttr *cur) {
         TaskEntry *c = creator > 0 ? registry_get(&m->tasks, creator) : NULL;
-        return c && c->state != TASK_FOREIGN ? c->orig : *cur;
+        if (c && c->state != TASK_FOREIGN)
+                return c->orig;
+        TaskAttr o = *cur;
+        if (group_only_inherited(cur))
+                o.group = QCLASS_UNSPECIFIED;
+        return o;
 }
 
 /* After a crash: the previous run's record of this very task. */
@@ -152,6 +192,8 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
                 /* No rule (any more): a thread qosd changed goes back. */
                 if (e && e->state != TASK_INHERITED)
                         return control_restore(m, e, "no rule matches any more");
+                if (!e)
+                        reset_inherited_group(&ref, &cur, creator > 0 ? registry_get(&m->tasks, creator) : NULL);
                 return 0;
         }
         if (task_attr_is_realtime(&cur)) {
@@ -171,7 +213,7 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
 
         class_target_attr(d.class, kernel_caps(), &want);
         decision_origin(&d, origin, sizeof origin);
-        if (e && e->class == d.class && task_attr_diff(&cur, &want, compare_mask()) == 0 &&
+        if (e && e->class == d.class && task_attr_diff(&cur, &want, settable_mask(&cur)) == 0 &&
             cur.reset_on_fork == want.reset_on_fork) {
                 /* Already right (a rescan, a reload with the same verdict, or
                  * recovery after a crash): no system call, nothing re-logged. */
@@ -270,9 +312,12 @@ int control_inherit(Manager *m, pid_t tid, pid_t tgid, pid_t creator) {
                 return 0;
         }
         /* A creator with reset-on-fork (the user classes) hands down the
-         * kernel defaults, not its class: nothing of qosd's to track. */
-        if (task_attr_diff(&cur, &c->set, class_identity_knobs(kernel_caps())) != 0)
+         * kernel defaults, not its class: nothing of qosd's to track, once
+         * the task is out of its creator's group. */
+        if (task_attr_diff(&cur, &c->set, class_identity_knobs(kernel_caps())) != 0) {
+                reset_inherited_group(&ref, &cur, c);
                 return 0;
+        }
         _cleanup_free_ char *origin = NULL;
         if (asprintf(&origin, "inherited from %d (%s)", (int) creator, c->origin ?: "") < 0)
                 return -ENOMEM;

@@ -40,7 +40,9 @@ static int apply_brokered(pid_t tid, QClass c, int relpri) {
 int thread_apply_class(pid_t tid, bool self, QClass c, int relpri) {
         const KernelCaps *caps = kernel_caps();
         TaskAttr cur, want;
-        unsigned mask = KNOBS_ALL;
+        /* Never the group: qosd's cpu groups are the system's, created and
+         * cleaned up by qosd and qosctl, not from inside applications. */
+        unsigned mask = KNOBS_ALL & ~KNOB_BIT(KNOB_GROUP);
         int r;
 
         r = task_attr_read(tid, &cur);

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# kernel-matrix: vm
 # libqos in a real process of a real unprivileged user: the fast path
 # demotes (itself, another thread by TID and by pthread_t, a new thread from
 # an attribute object) with no daemon; promotions fail with ENOTCONN and
@@ -174,7 +175,13 @@ client_stop
 client_start - "$QOSCTL" run -c background
 expect "self-set user-interactive 0" 0 # root: the fast path does it all
 assert_eq "$(policy_nice "$MAIN")" "0 -20" "root's thread is user-interactive"
-assert_eq "$(sched_field "$MAIN" se.slice)" 3000000 "with the 3 ms slice"
+# The 3 ms slice where the kernel has custom slices (asked of the
+# kernel, not of libqos); 6.1 keeps its default and has no se.slice.
+if [ "$("$QOS_KERNEL_PROBE" slice)" = supported ]; then
+        assert_eq "$(sched_field "$MAIN" se.slice)" 3000000 "with the 3 ms slice"
+else
+        assert_eq "$(sched_field "$MAIN" se.slice)" "$(sched_field 2 se.slice)" "with the default slice"
+fi
 expect self user-interactive
 expect main background # still the initial class
 expect "self-set user-interactive -15" 0
