@@ -5,6 +5,7 @@
  *
  *   qos-bench-apply VARIANT ROLE PID...
  *   qos-bench-apply --list
+ *   qos-bench-apply --cleanup      remove the emptied groups of +groups variants
  *
  * A variant says, per role, what a tool would do to such a thread: qosd's
  * variants name a class of the one class table (applied exactly as qosctl
@@ -19,6 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "class-table.h"
+#include "group.h"
+#include "kernel-caps.h"
 #include "macro.h"
 #include "proc.h"
 #include "qclass.h"
@@ -155,12 +159,6 @@ static void list(void) {
         }
 }
 
-/* The group layer's half of a "+groups" variant: put the thread into its
- * class's cgroup. Not in this build yet; the runner skips such variants. */
-static int group_apply(pid_t tid, QClass c) {
-        return -EOPNOTSUPP;
-}
-
 static int apply_thread(pid_t tid, const Variant *v, const Setting *s) {
         ApplyResult res;
         int r;
@@ -169,9 +167,15 @@ static int apply_thread(pid_t tid, const Variant *v, const Setting *s) {
         case SET_KEEP:
                 return 0;
         case SET_CLASS:
-                r = task_apply_class(tid, s->class, &res);
-                if (r >= 0 && v->groups)
-                        r = group_apply(tid, s->class);
+                /* "qosd" is the per-thread half alone; "qosd+groups" all of
+                 * the class, its cpu cgroup included, as qosctl applies it. */
+                if (v->groups)
+                        r = task_apply_class(tid, s->class, &res);
+                else {
+                        TaskAttr want;
+                        class_target_attr(s->class, kernel_caps(), &want);
+                        r = task_apply_attr(tid, &want, KNOBS_ALL & ~KNOB_BIT(KNOB_GROUP), &res);
+                }
                 break;
         case SET_ATTR:
         default:
@@ -189,6 +193,11 @@ int main(int argc, char **argv) {
         if (argc == 2 && strcmp(argv[1], "--list") == 0) {
                 list();
                 return 0;
+        }
+        if (argc == 2 && strcmp(argv[1], "--cleanup") == 0) {
+                /* The groups the +groups variants made, once their tasks are gone. */
+                int r = group_remove_all_empty();
+                return r < 0 && r != -EOPNOTSUPP ? 1 : 0;
         }
         if (argc < 4) {
                 fprintf(stderr, "usage: qos-bench-apply VARIANT ROLE PID... | --list\n");
@@ -214,7 +223,7 @@ int main(int argc, char **argv) {
                 for (size_t k = 0; k < n; k++) {
                         r = apply_thread(tids[k], v, &v->role[role]);
                         if (r == -EOPNOTSUPP && v->groups) {
-                                fprintf(stderr, "qos-bench-apply: %s: the group layer is not in this build\n", v->name);
+                                fprintf(stderr, "qos-bench-apply: %s: no usable cpu cgroup hierarchy\n", v->name);
                                 return 77;
                         }
                         if (r < 0) {

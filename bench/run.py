@@ -153,6 +153,7 @@ class Bench:
                 pass
         self.procs = []
         reap_orphans()
+        subprocess.run([os.path.join(self.bin, "qos-bench-apply"), "--cleanup"])
 
     # --- one measurement -------------------------------------------------
     def start_load(self, sc, variant):
@@ -589,6 +590,9 @@ def main():
     attr = os.sched_getscheduler(0), os.getpriority(os.PRIO_PROCESS, 0)
     if attr != (os.SCHED_OTHER, 0):
         die("the runner itself is not at the kernel's defaults (policy %d nice %d)" % attr)
+    # The +groups variants make qosd's per-class cgroups under a prefix of
+    # their own, so that a running qosd's groups are never touched.
+    os.environ["QOS_CGROUP_PREFIX"] = "qos-bench"
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: a killed build's children come back to us
 
