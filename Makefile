@@ -1,5 +1,5 @@
 # Thin wrapper so the README's commands stay short; meson does the work.
-.PHONY: all deps build demo check check-kernels clean
+.PHONY: all deps build demo check check-kernels bench clean
 
 all: build
 
@@ -14,6 +14,13 @@ demo: build
 
 check:
 	@scripts/check.sh
+
+# The benchmark suite (see bench/run.py): ~50 min on a quiet machine;
+# BENCH_QUICK=1 for a ~8-minute smoke run, BENCH_WAIT=MIN to wait for a
+# quiet machine first, BENCH_ARGS for anything else (--scenarios a,b).
+bench: build
+	@scripts/install-bench-deps.sh
+	@bench/run.py --wait-quiet $${BENCH_WAIT:-0} $(if $(BENCH_QUICK),--quick) $(BENCH_ARGS)
 
 check-kernels:
 	@scripts/check-kernels.sh

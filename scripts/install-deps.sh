@@ -18,10 +18,10 @@ done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
-        echo "install-deps: missing packages: ${missing[*]}; run as root or install them" >&2
+        echo "$(basename "$0"): missing packages: ${missing[*]}; run as root or install them" >&2
         exit 1
 fi
-echo "install-deps: installing ${missing[*]}"
+echo "$(basename "$0"): installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A CPU hog that counts its work: one unit is a pass of arithmetic over a
+ * private buffer (1 MiB by default, so that being switched out for another
+ * hog costs cache refills, as it does for a compiler). Runs until SIGTERM
+ * or for --seconds, then prints
+ *
+ *   units U seconds T switches S max_gap_ms G
+ *
+ * switches: involuntary context switches (preemptions); max_gap_ms: the
+ * longest wall time between two finished units, i.e. the longest stall.
+ *
+ *   qos-bench-hog [--buffer-kib N] [--seconds S]
+ *
+ * Prints "ready" and waits for a line on stdin before starting.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "bench-util.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig) {
+        stop = 1;
+}
+
+int main(int argc, char **argv) {
+        static const struct option opts[] = {
+                { "buffer-kib", required_argument, NULL, 'b' },
+                { "seconds", required_argument, NULL, 's' },
+                {},
+        };
+        size_t words = 1024 * 1024 / sizeof(uint64_t);
+        double seconds = 0;
+        int c;
+
+        while ((c = getopt_long(argc, argv, "b:s:", opts, NULL)) >= 0) {
+                switch (c) {
+                case 'b':
+                        words = (size_t) atol(optarg) * 1024 / sizeof(uint64_t);
+                        break;
+                case 's':
+                        seconds = atof(optarg);
+                        break;
+                default:
+                        fprintf(stderr, "usage: qos-bench-hog [--buffer-kib N] [--seconds S]\n");
+                        return 2;
+                }
+        }
+        if (words == 0) {
+                fprintf(stderr, "qos-bench-hog: buffer too small\n");
+                return 2;
+        }
+
+        uint64_t *buf = calloc(words, sizeof *buf);
+        if (!buf)
+                return 1;
+        struct sigaction sa = { .sa_handler = on_term };
+        sigaction(SIGTERM, &sa, NULL);
+        sigaction(SIGINT, &sa, NULL);
+        wait_for_go();
+
+        uint64_t start = now_ns(), last = start, max_gap = 0, units = 0, x = 1;
+        uint64_t end = seconds > 0 ? start + (uint64_t) (seconds * (double) NSEC_PER_SEC) : UINT64_MAX;
+        for (;;) {
+                for (size_t i = 0; i < words; i++) {
+                        x = x * 6364136223846793005ULL + buf[i];
+                        buf[i] = x;
+                }
+                uint64_t t = now_ns();
+                units++;
+                if (t - last > max_gap)
+                        max_gap = t - last;
+                last = t;
+                if (stop || t >= end)
+                        break;
+        }
+
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        printf("units %llu seconds %.3f switches %ld max_gap_ms %.1f check %llu\n",
+               (unsigned long long) units, (double) (last - start) / (double) NSEC_PER_SEC, ru.ru_nivcsw,
+               (double) max_gap / (double) NSEC_PER_MSEC, (unsigned long long) (x & 1));
+        free(buf);
+        return 0;
+}
