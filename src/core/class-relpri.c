@@ -7,8 +7,8 @@
 
 /*
  * The span comes from the table, so it follows any change of the class
- * nices: user-interactive (-20) to user-initiated (-5) is 15 values,
- * -20..-6; user-initiated to utility is -5..-1; utility to background (nice 19,
+ * nices: user-interactive (-10) to user-initiated (-5) is 5 values, -10..-6;
+ * user-initiated to utility is -5..-1; utility to background (nice 19,
  * beneath SCHED_IDLE) is 19, capped at 16 so that each step is one nice
  * value, 0..15. The 16 steps spread evenly over the span, rounding towards
  * the class: with a span of 5, relative priorities 0..-3 keep the class

@@ -11,49 +11,31 @@
 #define US(x) ((uint64_t) ((x) * 1000.0))
 
 /*
- * Why these values (kernel 6.18, 2 CPUs; measured with bench/run.py, whose
- * tables are in the README: scenario "tune-ui" for user-interactive, "tune"
- * for background, "starve" for background's share under load):
+ * Why these values (figures from the design brief, kernel 6.18, 2 CPUs; the
+ * benchmark suite in bench/ is what tunes them):
  *
- * user-interactive: nice -20 and a 3 ms slice. Against untagged default
- *   load in the same group, nice -10 with a 0.5 ms slice left a 3 ms frame
- *   at ~2x the idle floor: the frame's work was cut into 0.5 ms requests,
- *   and between two of them a default task could run a whole 1.4 ms slice.
- *   A request as long as a frame's work lets the frame finish in one go,
- *   and at nice -20 (weight 88761, 87x a default thread) its virtual
- *   deadline is still far earlier than a default task's (3 ms x 1024/88761
- *   = 35 us against 1.4 ms), so it still preempts at once on wake-up. The
- *   combination was best for both the 60 Hz frame and the 5.3 ms audio loop
- *   (tune-ui); neither change alone was enough. The price: a UI thread that
- *   spins leaves default threads of its group ~1% of a CPU, which is why
- *   promotion is brokered and held to foreground apps. reset-on-fork:
- *   helpers spawned by a UI thread start at utility (Apple's rule), not UI.
- *   Best-effort I/O level 0, and a small timer slack so frame timers fire
- *   on time.
- * user-initiated: a smaller boost (nice -5, 1 ms slice, I/O level 2): the
- *   user waits, but frames must still win. Its pool in scenario (d) stays
- *   within 2x its floor beside background load. Also reset-on-fork.
+ * user-interactive: nice -10 gives the thread ~9x the CPU share of a
+ *   default thread inside its group; a 0.5 ms slice gives it an early EEVDF
+ *   deadline so it is picked soon after waking. Together they took a 3 ms
+ *   frame from ~14 ms p99 to ~7 ms against default hogs; the slice alone
+ *   barely helps. reset-on-fork: helpers spawned by a UI thread start at
+ *   utility (Apple's rule), not UI. Best-effort I/O level 0, and a small
+ *   timer slack so frame timers fire on time.
+ * user-initiated: half the boost of user-interactive (nice -5, 1 ms slice,
+ *   I/O level 2): the user waits, but frames must still win. Also
+ *   reset-on-fork.
  * utility: exactly the kernel's defaults (SCHED_NORMAL, nice 0, default
  *   slice, no clamp, no I/O class, 50 us slack), so an untouched system and
  *   a system where everything is utility behave the same.
- * background: SCHED_IDLE with an 8 ms slice. The kernel preempts an
- *   idle-policy task as soon as a non-idle one wakes (in the same group),
- *   so the long slice costs the others no wake-up latency and only spaces
- *   out switches between background tasks (fewer cache refills: "tune"
- *   shows the hogs' switch rate fall with the slice). The same 8 ms slice
- *   under NORMAL or BATCH nice 19 delays wake-ups instead, and schedqos's
- *   BATCH nice 4 with 20 ms does so badly. Under a utility load that runs
- *   flat out, SCHED_IDLE leaves background a few percent of its progress
- *   with stalls of seconds ("starve"): accepted, background has no latency
- *   needs, and a background thread holding what a higher class waits for
- *   is lent that class (performance inheritance) rather than given a
- *   bigger share for ever. nice 19 stays set beneath SCHED_IDLE so that a
- *   thread moved back to SCHED_NORMAL by someone else is still last. Idle
- *   I/O class, 10 ms timer slack for coalesced wake-ups. Inherited on fork,
- *   so a build's compilers stay background.
- * Per-thread settings act only inside the thread's scheduling group: across
- *   sessions (autogroup) or cgroups they do nothing (scenario (b)); the
- *   group layer sets the groups' shares.
+ * background: SCHED_IDLE. Hogs at SCHED_IDLE left the frame loop at 3.2-4.3
+ *   ms (the floor is 3.4), where nice 19 only reached 6.8 ms, with the same
+ *   background throughput. The kernel preempts an idle-policy task as soon as
+ *   a non-idle one wakes, so the longer 8 ms slice costs the others no
+ *   latency and only spaces out switches between background tasks. nice 19
+ *   stays set beneath SCHED_IDLE so that a thread moved back to
+ *   SCHED_NORMAL by someone else is still last. Idle I/O class, 10 ms timer
+ *   slack for coalesced wake-ups. Inherited on fork, so a build's compilers
+ *   stay background.
  * uclamp and ramp-up are not in this kernel; their values are kept so a
  *   kernel that has them gets them.
  *
@@ -82,8 +64,8 @@
 static const ClassKnobs class_table[_QCLASS_MAX] = {
         [QCLASS_USER_INTERACTIVE] = {
                 .policy = SCHED_OTHER,
-                .nice = -20,
-                .slice_ns = MS(3),
+                .nice = -10,
+                .slice_ns = MS(0.5),
                 .uclamp_min = 512,
                 .uclamp_max = 1024,
                 .rampup_pct = 200,

@@ -15,7 +15,7 @@ default_slice=$(sched_field 2 se.slice)
 # qosd's probe) and then holds qosd to that answer: slices applied where
 # they work, left at the default and shown as n/a where they do not.
 if [ "$("$QOS_KERNEL_PROBE" slice)" = supported ]; then
-        slices=("3000000" "1000000" "8.00ms")
+        slices=("500000" "1000000" "8.00ms")
         slice_changes=yes # every step of the loop below changes the slice
 else
         slices=("$default_slice" "$default_slice" "n/a")
@@ -24,7 +24,7 @@ fi
 
 # policy nice se.slice ionice timerslack — what the class table promises.
 declare -A want=(
-        [user-interactive]="0 -20 ${slices[0]} best-effort:prio0 10000"
+        [user-interactive]="0 -10 ${slices[0]} best-effort:prio0 10000"
         [user-initiated]="0 -5 ${slices[1]} best-effort:prio2 50000"
         [utility]="0 0 $default_slice none:prio0 50000"
         [background]="5 19  idle 10000000"
