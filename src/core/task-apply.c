@@ -35,10 +35,11 @@ static void record(ApplyResult *res, Knob k, int r) {
  * target they are set under SCHED_BATCH first and a second call switches to
  * SCHED_IDLE, which keeps them. If the combined call is refused, each knob is tried alone so
  * that a forbidden one (nice down, leaving SCHED_IDLE without privilege)
- * does not keep the others from applying.
+ * does not keep the others from applying, unless the caller wants the
+ * whole class or nothing.
  */
 static int apply_sched(pid_t tid, const TaskAttr *cur, const TaskAttr *want, unsigned mask,
-                       ApplyResult *res) {
+                       bool whole, ApplyResult *res) {
         int policy = (mask & KNOB_BIT(KNOB_POLICY)) ? want->policy : cur->policy;
         int nice = (mask & KNOB_BIT(KNOB_NICE)) ? want->nice : cur->nice;
         uint64_t slice = (mask & KNOB_BIT(KNOB_SLICE)) ? want->slice_ns : cur->slice_ns;
@@ -55,7 +56,7 @@ static int apply_sched(pid_t tid, const TaskAttr *cur, const TaskAttr *want, uns
                 a = sched_attr_of(SCHED_IDLE, nice, slice, rof, 0);
                 r = sys_sched_setattr(tid, &a);
         }
-        if (r >= 0 || r == -ESRCH)
+        if (r >= 0 || r == -ESRCH || whole)
                 return r;
 
         /* Knob by knob, each step starting from what the previous ones left.
@@ -95,7 +96,7 @@ static int apply_uclamp(pid_t tid, const TaskAttr *cur, const TaskAttr *want) {
         return sys_sched_setattr(tid, &a);
 }
 
-int task_apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, ApplyResult *ret) {
+static int apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, bool whole, ApplyResult *ret) {
         const KernelCaps *caps = kernel_caps();
         ApplyResult res = {};
         unsigned todo;
@@ -118,8 +119,8 @@ int task_apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, ApplyResult 
                 todo |= KNOB_BIT(KNOB_POLICY);
 
         if (todo & SCHED_KNOBS) {
-                r = apply_sched(tid, &res.before, want, mask & SCHED_KNOBS, &res);
-                if (r == -ESRCH)
+                r = apply_sched(tid, &res.before, want, mask & SCHED_KNOBS, whole, &res);
+                if (r == -ESRCH || (r < 0 && whole))
                         return r;
                 if (r < 0)
                         for (Knob k = 0; k < _KNOB_MAX; k++)
@@ -154,13 +155,25 @@ int task_apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, ApplyResult 
         return 0;
 }
 
-int task_apply_class(pid_t tid, QClass c, ApplyResult *ret) {
+int task_apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, ApplyResult *ret) {
+        return apply_attr(tid, want, mask, false, ret);
+}
+
+static int apply_class(pid_t tid, QClass c, bool whole, ApplyResult *ret) {
         TaskAttr want;
 
         if (!qclass_is_valid(c))
                 return -EINVAL;
         class_target_attr(c, kernel_caps(), &want);
-        return task_apply_attr(tid, &want, KNOBS_ALL, ret);
+        return apply_attr(tid, &want, KNOBS_ALL, whole, ret);
+}
+
+int task_apply_class(pid_t tid, QClass c, ApplyResult *ret) {
+        return apply_class(tid, c, false, ret);
+}
+
+int task_apply_class_whole(pid_t tid, QClass c, ApplyResult *ret) {
+        return apply_class(tid, c, true, ret);
 }
 
 int apply_result_error(const ApplyResult *r) {

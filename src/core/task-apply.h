@@ -29,6 +29,14 @@ int task_apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, ApplyResult 
 /* task_apply_attr() with the target of class c on this kernel, all knobs. */
 int task_apply_class(pid_t tid, QClass c, ApplyResult *ret);
 
+/* task_apply_class(), but the scheduling knobs (policy, nice, slice,
+ * reset-on-fork) change together or not at all. When the kernel refuses
+ * them (a promotion without privilege) nothing is touched and its error
+ * (-EPERM) is returned, so the thread is never left between two classes:
+ * for callers that run beside qosd and leave to it what they may not do
+ * (the preload library). */
+int task_apply_class_whole(pid_t tid, QClass c, ApplyResult *ret);
+
 /* True if every knob that was attempted took. */
 static inline bool apply_result_ok(const ApplyResult *r) {
         return r->failed == 0;
