@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Renames: pthread_setname_np() and prctl(PR_SET_NAME). The kernel takes
+ * the name first, then the thread gets the class of its new name before
+ * the call returns. */
+#include <errno.h>
+#include <stdarg.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "preload.h"
+
+/* glibc before 2.42 has no pthread_gettid_np(). The CPU clock that
+ * pthread_getcpuclockid() returns encodes the TID in the kernel's ABI
+ * (include/linux/posix-timers.h: ~tid << 3 | CPUCLOCK_PERTHREAD_MASK |
+ * CPUCLOCK_SCHED), with no system call and no allocation. */
+#define CPUCLOCK_PERTHREAD_SCHED 6
+#define CPUCLOCK_TYPE_MASK 7
+
+static int tid_of(pthread_t thread, pid_t *ret) {
+        clockid_t clock;
+        if (pthread_getcpuclockid(thread, &clock) != 0 ||
+            (clock & CPUCLOCK_TYPE_MASK) != CPUCLOCK_PERTHREAD_SCHED)
+                return -ESRCH;
+        pid_t tid = (pid_t) ~(clock >> 3);
+        if (tid <= 0)
+                return -ESRCH;
+        *ret = tid;
+        return 0;
+}
+
+__attribute__((visibility("default"))) int pthread_setname_np(pthread_t thread, const char *name) {
+        pthread_setname_np_fn next = real_pthread_setname_np();
+        pid_t tid;
+        int r;
+
+        if (!next)
+                return ENOSYS;
+        r = next(thread, name);
+        if (r != 0 || !preload_active())
+                return r;
+        if (pthread_equal(thread, pthread_self()))
+                preload_apply(gettid(), true, PRELOAD_RENAME);
+        else if (tid_of(thread, &tid) >= 0)
+                preload_apply(tid, false, PRELOAD_RENAME);
+        return r;
+}
+
+/* prctl() is variadic; the kernel reads four more arguments whatever the
+ * option, and so does libc's own prctl(). */
+__attribute__((visibility("default"))) int prctl(int option, ...) {
+        prctl_fn next = real_prctl();
+        unsigned long a[4];
+        va_list ap;
+        int r;
+
+        va_start(ap, option);
+        for (int i = 0; i < 4; i++)
+                a[i] = va_arg(ap, unsigned long);
+        va_end(ap);
+        if (!next) {
+                errno = ENOSYS;
+                return -1;
+        }
+        r = next(option, a[0], a[1], a[2], a[3]);
+        if (option == PR_SET_NAME && r == 0 && preload_active())
+                preload_apply(gettid(), true, PRELOAD_RENAME);
+        return r;
+}
