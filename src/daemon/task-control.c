@@ -33,6 +33,15 @@ static bool changed_by_someone_else(const TaskEntry *e, const TaskAttr *cur) {
                cur->reset_on_fork != e->set.reset_on_fork;
 }
 
+/* The thread is in class c by the knobs that define a class (policy, nice,
+ * slice, reset-on-fork). Who put it there does not matter when c is what
+ * the rules say now: the preload library in the program applies the same
+ * rules itself when a thread is renamed, often before qosd's event. */
+static bool has_verdict(const TaskAttr *cur, QClass c) {
+        const ClassKnobs *k = class_knobs(c);
+        return k && class_from_attr(cur, kernel_caps()) == c && cur->reset_on_fork == k->reset_on_fork;
+}
+
 static void mark_foreign(Manager *m, TaskEntry *e, const TaskAttr *cur) {
         char now[16];
         if (e->state == TASK_FOREIGN)
@@ -161,7 +170,7 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
                         mark_foreign(m, e, &cur);
                 return 0;
         }
-        if (e && e->state != TASK_FOREIGN && changed_by_someone_else(e, &cur))
+        if (e && e->state != TASK_FOREIGN && changed_by_someone_else(e, &cur) && !has_verdict(&cur, d.class))
                 mark_foreign(m, e, &cur);
         if (e && e->state == TASK_FOREIGN) {
                 if (m->settings.on_foreign == FOREIGN_LEAVE)
