@@ -34,12 +34,20 @@ static bool changed_by_someone_else(const TaskEntry *e, const TaskAttr *cur) {
 }
 
 /* The thread is in class c by the knobs that define a class (policy, nice,
- * slice, reset-on-fork). Who put it there does not matter when c is what
- * the rules say now: the preload library in the program applies the same
- * rules itself when a thread is renamed, often before qosd's event. */
+ * slice, reset-on-fork), or on its way there. Who put it there does not
+ * matter when c is what the rules say now: the preload library in the
+ * program applies the same rules itself when a thread is renamed, at the
+ * same moment as qosd's event. */
 static bool has_verdict(const TaskAttr *cur, QClass c) {
+        const KernelCaps *caps = kernel_caps();
         const ClassKnobs *k = class_knobs(c);
-        return k && class_from_attr(cur, kernel_caps()) == c && cur->reset_on_fork == k->reset_on_fork;
+        TaskAttr transit;
+
+        if (!k || cur->reset_on_fork != k->reset_on_fork)
+                return false;
+        return class_from_attr(cur, caps) == c ||
+               (task_apply_transit_attr(c, caps, &transit) &&
+                task_attr_diff(cur, &transit, class_identity_knobs(caps)) == 0);
 }
 
 static void mark_foreign(Manager *m, TaskEntry *e, const TaskAttr *cur) {
