@@ -244,3 +244,46 @@ qosd_status() { # name
 status_above() { # name value
         [ "$(qosd_status "$1")" -gt "$2" ]
 }
+
+# "LD_PRELOAD=..." that loads the preload library into a program (for env).
+# The sanitizer build's library needs the ASan runtime, which must come
+# first in the initial library list of whatever program it is loaded into,
+# instrumented or not; so it is preloaded first.
+preload_env() {
+        local lib=${QOS_PRELOAD:?QOS_PRELOAD must point at libqos-preload.so} asan
+        asan=$(ldd "$lib" | awk '/libasan/ { print $3 }')
+        echo "LD_PRELOAD=${asan:+$asan:}$lib"
+}
+
+# "POLICY NICE SLICE_NS" of a thread in CLASS as sched_getattr() reports
+# it to the thread itself (qos-class-check), from a process that qosctl run
+# put in the class: the reference for what preloaded programs report.
+class_triple() { # class
+        "$QOSCTL" run -c "$1" "$QOS_CLASS_CHECK" job 0 | awk '$1 == "start" { print $2, $3, $4 }'
+}
+
+# "policy nice slice" from /proc/TID/stat and /proc/TID/sched with shell
+# builtins only (no process started): fast enough to watch the threads of
+# a program that is starting. SCHED_IDLE threads have no se.slice line: "-".
+sched_view() { # tid
+        local s k v slice=- tid=$1
+        read -r s <"/proc/$tid/stat" || return 1
+        s=${s##*) }
+        set -- $s
+        [ -r "/proc/$tid/sched" ] || return 1
+        while read -r k _ v; do
+                [ "$k" = se.slice ] && slice=$v
+        done <"/proc/$tid/sched"
+        echo "${39} ${17} $slice"
+}
+
+# sched_view of a throwaway process in CLASS (see class_view).
+class_sched_view() { # class
+        local p
+        "$QOSCTL" run -c "$1" sleep 30 &
+        p=$!
+        wait_for grep -qx sleep "/proc/$p/comm" || fail "qosctl run did not start sleep"
+        sched_view "$p"
+        kill "$p"
+        wait "$p" 2>/dev/null || true
+}
