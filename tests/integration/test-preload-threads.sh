@@ -95,3 +95,29 @@ out=$(runuser -u "$user" -- env "$(preload_env)" "QOS_ROOT=$QOSD_ROOT" "$CHECK" 
 assert_eq "$(grep '^created' <<<"$out")" "created $t_def" "unprivileged promotion: untouched"
 assert_eq "$(grep '^renamed' <<<"$out")" "renamed $t_bg" "unprivileged demotion: applied"
 ok "unprivileged: demotions applied, promotions left whole to qosd"
+
+# With qosd: a thread qosd already manages is renamed; the preload applies
+# the new name's class in the call, qosd's COMM event finds it done and
+# adopts it (neither foreign nor re-applied).
+start_dbus
+start_qosd
+foreign0=$(qosd_status ForeignChanges)
+coproc APPD { exec "${pre[@]}" "$APP" --commands plain; }
+on_exit "kill $APPD_PID"
+read -r t name <&"${APPD[0]}"
+read -r line <&"${APPD[0]}"
+managed() { "$QOSCTL" ps -p "$APPD_PID" | grep -q " $t .* applied "; }
+wait_for managed || fail "qosd does not manage $t: $("$QOSCTL" ps -p "$APPD_PID")"
+for step in "plain idx-x background" "idx-x ui-x user-interactive" "ui-x plain user-initiated"; do
+        set -- $step
+        echo "rename $1 $2" >&"${APPD[1]}"
+        read -r t name <&"${APPD[0]}"
+        assert_eq "$(kernel_view "$t")" "$(class_view "$3")" "renamed to $2, at once"
+        in_class() { "$QOSCTL" ps -p "$APPD_PID" | grep -q " $1 .*$2.* $3 .*applied "; }
+        wait_for in_class "$t" "$2" "$3" || fail "qosd after the rename to $2: $("$QOSCTL" ps -p "$APPD_PID")"
+done
+assert_eq "$(qosd_status ForeignChanges)" "$foreign0" "renamed threads qosd took for someone else's"
+assert_contains "$("$QOSCTL" explain "$t")" "user-initiated" "qosd explains the adopted class"
+ok "qosd adopts what the preload applied at a rename"
+echo quit >&"${APPD[1]}"
+stop_qosd TERM

@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The preload's figures: the untagged window of a new thread (creation ->
+# class, as the thread sees it) and the share of short jobs that start or
+# finish untagged, qosd alone vs qosd with the preload; what the
+# constructor costs with the shipped rules and with 20,000 rule files.
+# Root; real qosd from BUILD on a temporary root with a private bus.
+#
+#   bench/preload/run-preload-bench.sh [BUILD] [REPS]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+B=${1:-build}
+REPS=${2:-5}
+export QOSD=$PWD/$B/src/daemon/qosd QOSCTL=$PWD/$B/src/cli/qosctl QOS_SOURCE_ROOT=$PWD
+export QOS_TEST_THREADS=$PWD/$B/tests/helpers/qos-test-threads QOS_PRELOAD=$PWD/$B/src/preload/libqos-preload.so
+export QOS_CLASS_CHECK=$PWD/$B/tests/helpers/qos-class-check
+STORM=$PWD/$B/tests/helpers/qos-job-storm
+source tests/integration/lib.sh
+require_root
+start_dbus
+qosd_root_init
+cp conf/apps.d/*.conf "$QOSD_ROOT/usr/share/qos/apps.d/"
+
+PROBE=$QOSD_BIN/qos-bench-thr
+cp "$B/bench/preload/bench-preload" "$PROBE"
+write_rule probe "$PROBE" user-interactive
+JOB=$QOSD_BIN/qos-job
+cp "$QOS_CLASS_CHECK" "$JOB"
+write_rule job "$JOB" background
+PRE=(env "$(preload_env)" "QOS_ROOT=$QOSD_ROOT")
+ui_nice=$(class_triple user-interactive | cut -d' ' -f2)
+bg=$(class_triple background)
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+p99() { sort -n | awk '{ v[NR] = $1 } END { print v[int(NR * 0.99) > 0 ? int(NR * 0.99) : 1] }'; }
+field() { # name: the value after it on each line of stdin
+        awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
+}
+sum() { awk '{ s += $1 } END { print s + 0 }'; }
+
+start_qosd
+echo "== new thread -> class (user-interactive: reset-on-fork, so a new thread starts at"
+echo "   the defaults), 1,000 threads x $REPS runs, µs, medians of the runs' quantiles"
+printf "%-22s %9s %9s %9s %16s %7s\n" "" "p50" "p99" "max" "at first look" "never"
+for mode in qosd preload; do
+        : >"$TEST_TMP/thr-$mode"
+        for ((r = 1; r <= REPS; r++)); do
+                if [ "$mode" = preload ]; then
+                        "${PRE[@]}" "$PROBE" threads 1000 "$ui_nice" >>"$TEST_TMP/thr-$mode"
+                else
+                        "$PROBE" threads 1000 "$ui_nice" >>"$TEST_TMP/thr-$mode"
+                fi
+        done
+        f=$TEST_TMP/thr-$mode
+        printf "%-22s %9s %9s %9s %10s/%-5s %7s\n" \
+                "$([ "$mode" = qosd ] && echo "qosd alone" || echo "qosd + preload")" \
+                "$(field p50_us <"$f" | median)" "$(field p99_us <"$f" | median)" "$(field max_us <"$f" | median)" \
+                "$(field at_first_look <"$f" | sum)" "$((REPS * 1000))" "$(field never <"$f" | sum)"
+done
+
+echo
+echo "== short jobs (background rule), 1,000 per row, 4 at a time: started / finished untagged"
+printf "%-22s %10s %22s %22s\n" "" "work" "untagged at main()" "untagged at exit"
+for work in 0 1000 10000; do
+        for mode in qosd preload; do
+                if [ "$mode" = preload ]; then
+                        out=$("${PRE[@]}" "$STORM" 1000 4 "$work" "$bg" "$JOB")
+                else
+                        out=$("$STORM" 1000 4 "$work" "$bg" "$JOB")
+                fi
+                printf "%-22s %8s µs %16s/1000 %16s/1000\n" \
+                        "$([ "$mode" = qosd ] && echo "qosd alone" || echo "qosd + preload")" "$work" \
+                        "$(field untagged-at-start <<<"$out")" "$(field untagged-at-exit <<<"$out")"
+        done
+done
+stop_qosd TERM
+
+# The constructor's own clock, from its diagnostics line: "... N us" at the
+# end of it (unmatched) or "total N us" (matched: load, kernel probe, apply).
+ctor() { # runs program...
+        local n=$1 log=$TEST_TMP/ctor.log
+        shift
+        : >"$log"
+        for ((i = 0; i < n; i++)); do
+                "${PRE[@]}" "QOS_PRELOAD_DEBUG=$log" "$@" >/dev/null
+        done
+        grep -Eo '(total |, )[0-9]+ us' "$log" | grep -Eo '[0-9]+' >"$TEST_TMP/ctor.us"
+        echo "$(median <"$TEST_TMP/ctor.us") $(p99 <"$TEST_TMP/ctor.us")"
+}
+rss() { # program args: VmRSS of it after 0.3 s, kB
+        local p
+        "$@" >/dev/null &
+        p=$!
+        sleep 0.3
+        awk '/^VmRSS/ { print $2 }' "/proc/$p/status"
+        kill "$p"
+        wait "$p" 2>/dev/null || true
+}
+costs() { # label
+        local rules
+        rules=$(ls "$QOSD_ROOT/usr/share/qos/apps.d" "$QOSD_ROOT/etc/qos/apps.d" | grep -c '\.conf$')
+        read -r u50 u99 < <(ctor 300 /bin/true)
+        read -r m50 m99 < <(ctor 300 "$JOB" job 0)
+        e0=$("$PROBE" exec 300 /bin/true | field p50_us)
+        e1=$("${PRE[@]}" "$PROBE" exec 300 /bin/true | field p50_us)
+        r0=$(rss "$JOB" job 3000000)
+        r1=$(rss "${PRE[@]}" "$JOB" job 3000000)
+        printf "%-26s %6s %12s/%-7s %12s/%-7s %9s -> %-9s %7s -> %s\n" "$1" "$rules" "$u50" "$u99" "$m50" "$m99" \
+                "$e0" "$e1" "$r0" "$r1"
+}
+echo
+echo "== constructor: µs p50/p99 of 300 runs (its own clock); exec+exit of /bin/true,"
+echo "   p50 µs without -> with the preload; RSS of a matched job, kB without -> with"
+printf "%-26s %6s %20s %20s %22s %16s\n" "" "files" "unmatched (true)" "matched (job)" "exec+exit /bin/true" "RSS matched"
+costs "shipped rules"
+python3 - "$QOSD_ROOT/etc/qos/apps.d" <<'PY'
+import os, sys
+d = sys.argv[1]
+for i in range(20000):
+    with open(os.path.join(d, "bench-app-%05d.conf" % i), "w") as f:
+        f.write("[Match]\nExecutable=/opt/bench/bin/app-%05d\n\n[Process]\nClass=background\n\n"
+                "[Thread:worker-*]\nClass=utility\n" % i)
+PY
+costs "+ 20,000 application files"
