@@ -81,6 +81,7 @@ int main(int argc, char **argv) {
                         return 1;
                 }
         }
+        free(jobs);
         printf("jobs %ld whole-life %ld untagged-at-start %ld untagged-at-exit %ld\n", n, whole, bad_start,
                bad_end);
         return 0;
