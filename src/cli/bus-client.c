@@ -18,7 +18,7 @@ static int error_exit_code(const char *what, const sd_bus_error *error, int r) {
                 error && error->message ? error->message : strerror(-r));
         if (sd_bus_error_has_names(error, SD_BUS_ERROR_ACCESS_DENIED))
                 return EXIT_DENIED;
-        if (sd_bus_error_has_names(error, "org.qosd.QoS1.Error.NoSuchTask"))
+        if (sd_bus_error_has_names(error, QOS_BUS_ERROR_NO_SUCH_TASK))
                 return EXIT_NOTFOUND;
         if (sd_bus_error_has_names(error, SD_BUS_ERROR_INVALID_ARGS))
                 return EXIT_USAGE;

@@ -5,9 +5,7 @@
 
 #include <systemd/sd-bus.h>
 
-#define QOS_BUS_NAME "org.qosd.QoS1"
-#define QOS_BUS_PATH "/org/qosd/QoS1"
-#define QOS_BUS_INTERFACE "org.qosd.QoS1.Manager"
+#include "bus-protocol.h"
 
 /* Connect to the system bus and call interface.method on qosd (interface
  * NULL: the Manager). The reply keeps the connection alive until it is

@@ -149,6 +149,7 @@ int cmd_import(int argc, char **argv) {
         r = ananicy_tree_load(&t, src, &diag);
         if (r >= 0)
                 r = import_tree(&t, dest, force, &diag, &written, &lossy);
+        (void) diag_list_sort(&diag); /* unsorted is still readable */
         diag_list_print(&diag, stderr);
         if (r < 0)
                 fprintf(stderr, "qosctl import: %s: %s\n", src, strerror(-r));

@@ -213,6 +213,8 @@ static int cmp_entry(const void *a, const void *b) {
 /* Sort by name; of entries with one name keep the last, as ananicy does. */
 static int dedup(AnanicyEntry *v, size_t *n, const char *what, DiagList *diag) {
         size_t k = 0;
+        if (*n == 0)
+                return 0; /* v may be NULL: qsort(NULL, 0, ...) is undefined */
         qsort(v, *n, sizeof *v, cmp_entry);
         for (size_t i = 0; i < *n; i++) {
                 if (i + 1 < *n && strcmp(v[i].name, v[i + 1].name) == 0) {

@@ -18,6 +18,7 @@ typedef struct Entry {
         char *path;
         unsigned level;
         bool mask;
+        bool mask_unknown;      /* a plain file not yet looked at: see resolve_mask() */
         UnitKind kind;
 } Entry;
 
@@ -64,9 +65,10 @@ static bool is_mask(int dfd, const char *name, const struct stat *st) {
         return S_ISREG(st->st_mode) && st->st_size == 0;
 }
 
+/* mask: 1 or 0, or -1 when not known yet. */
 static int entry_add(EntryList *l, const char *unit, const char *dropin, const char *dir, const char *name,
-                     unsigned level, bool mask, UnitKind kind) {
-        Entry e = { .level = level, .mask = mask, .kind = kind };
+                     unsigned level, int mask, UnitKind kind) {
+        Entry e = { .level = level, .mask = mask > 0, .mask_unknown = mask < 0, .kind = kind };
         Entry *items = reallocarray(l->items, l->n + 1, sizeof *items);
         if (!items)
                 return -ENOMEM;
@@ -101,11 +103,26 @@ static int open_dir(const char *dir, DIR **ret, DiagList *diag) {
         return diag_add(diag, LOG_WARNING, dir, 0, "cannot read directory: %m; skipped");
 }
 
-static int stat_entry(DIR *d, const char *dir, const char *name, struct stat *st, DiagList *diag) {
-        if (fstatat(dirfd(d), name, st, 0) >= 0)
-                return 1;
+/* What an entry is: S_IFREG, S_IFDIR (or other S_IF*), 0 when it cannot
+ * be told (reported). *mask as for entry_add(). Plain files and
+ * directories are told by d_type alone; only symlinks and file systems
+ * without d_type cost a stat here, because most files never need one (see
+ * resolve_mask()). */
+static int entry_type(DIR *d, const char *dir, const struct dirent *de, int *mask, DiagList *diag) {
+        struct stat st;
+        *mask = 0;
+        if (de->d_type == DT_REG) {
+                *mask = -1;
+                return S_IFREG;
+        }
+        if (de->d_type == DT_DIR)
+                return S_IFDIR;
+        if (fstatat(dirfd(d), de->d_name, &st, 0) >= 0) {
+                *mask = is_mask(dirfd(d), de->d_name, &st);
+                return *mask ? S_IFREG : (int) (st.st_mode & S_IFMT);
+        }
         _cleanup_free_ char *p = NULL;
-        if (join(dir, name, &p) < 0)
+        if (join(dir, de->d_name, &p) < 0)
                 return -ENOMEM;
         int r = diag_add(diag, LOG_WARNING, p, 0, "cannot stat: %m; skipped");
         return r < 0 ? r : 0;
@@ -120,16 +137,15 @@ static int scan_dropins(EntryList *l, const char *unit, const char *dir, unsigne
         if (r <= 0)
                 return r;
         while ((de = readdir(d))) {
-                struct stat st;
+                int mask;
                 if (de->d_name[0] == '.' || !has_suffix(de->d_name, ".conf", NULL))
                         continue;
-                r = stat_entry(d, dir, de->d_name, &st, diag);
+                r = entry_type(d, dir, de, &mask, diag);
                 if (r < 0)
                         return r;
-                if (r == 0 || S_ISDIR(st.st_mode))
+                if (r == 0 || r == S_IFDIR)
                         continue;
-                r = entry_add(l, unit, de->d_name, dir, de->d_name, level, is_mask(dirfd(d), de->d_name, &st),
-                              UNIT_CONF);
+                r = entry_add(l, unit, de->d_name, dir, de->d_name, level, mask, UNIT_CONF);
                 if (r < 0)
                         return r;
         }
@@ -146,8 +162,8 @@ static int scan_dir(EntryList *l, const char *dir, unsigned level, DiagList *dia
                 return r;
         while ((de = readdir(d))) {
                 const char *name = de->d_name;
-                struct stat st;
                 size_t stem = 0;
+                int mask;
 
                 if (name[0] == '.')
                         continue;
@@ -156,13 +172,13 @@ static int scan_dir(EntryList *l, const char *dir, unsigned level, DiagList *dia
                 bool json_d = has_suffix(name, ".json.d", NULL);
                 if (!conf && !json && !conf_d && !json_d)
                         continue;
-                r = stat_entry(d, dir, name, &st, diag);
-                if (r < 0)
-                        return r;
-                if (r == 0)
+                int type = entry_type(d, dir, de, &mask, diag);
+                if (type < 0)
+                        return type;
+                if (type == 0)
                         continue;
 
-                if (S_ISDIR(st.st_mode)) {
+                if (type == S_IFDIR) {
                         _cleanup_free_ char *sub = NULL, *unit = NULL;
                         if (json_d) {
                                 if (join(dir, name, &sub) < 0)
@@ -185,8 +201,7 @@ static int scan_dir(EntryList *l, const char *dir, unsigned level, DiagList *dia
                 }
                 if (!conf && !json)
                         continue;
-                r = entry_add(l, name, NULL, dir, name, level, is_mask(dirfd(d), name, &st),
-                              json ? UNIT_JSON : UNIT_CONF);
+                r = entry_add(l, name, NULL, dir, name, level, mask, json ? UNIT_JSON : UNIT_CONF);
                 if (r < 0)
                         return r;
         }
@@ -228,6 +243,16 @@ static bool same_name(const Entry *a, const Entry *b) {
                (!a->dropin || strcmp(a->dropin, b->dropin) == 0);
 }
 
+/* A plain file masks when it is empty. Only the files that win are asked,
+ * at most one stat each; what a lower file holds never matters. */
+static void resolve_mask(Entry *e) {
+        struct stat st;
+        if (!e->mask_unknown)
+                return;
+        e->mask = stat(e->path, &st) >= 0 && S_ISREG(st.st_mode) && st.st_size == 0;
+        e->mask_unknown = false;
+}
+
 /* The n entries of one unit, sorted by cmp_entry(). */
 static int make_unit(ConfUnit *u, Entry *e, size_t n, DiagList *diag) {
         int r;
@@ -245,6 +270,7 @@ static int make_unit(ConfUnit *u, Entry *e, size_t n, DiagList *diag) {
         bool have_main = !e[0].dropin;
         if (have_main) {
                 u->level = e[0].level;
+                resolve_mask(&e[0]);
                 if (e[0].mask)
                         u->masked_by = TAKE_PTR(e[0].path);
                 else
@@ -262,6 +288,8 @@ static int make_unit(ConfUnit *u, Entry *e, size_t n, DiagList *diag) {
         for (; i < n; i++) {
                 /* The first of each drop-in name is the highest one. */
                 bool wins = i == 0 || !same_name(&e[i], &e[i - 1]);
+                if (wins)
+                        resolve_mask(&e[i]);
                 if (!have_main || u->masked_by || !wins || e[i].mask)
                         r = ignore(u, &e[i]);
                 else

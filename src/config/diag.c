@@ -59,6 +59,30 @@ static const char *level_word(int level) {
         return level <= LOG_ERR ? "error" : level == LOG_WARNING ? "warning" : "note";
 }
 
+static bool diag_equal(const Diag *a, const Diag *b) {
+        return a->line == b->line && a->level == b->level && strcmp(a->path, b->path) == 0 &&
+               strcmp(a->message, b->message) == 0;
+}
+
+int diag_list_merge_new(DiagList *into, DiagList *from) {
+        size_t known = into->n;
+        for (size_t i = 0; i < from->n; i++) {
+                Diag *d = &from->items[i];
+                bool seen = false;
+                for (size_t j = 0; j < known && !seen; j++)
+                        seen = diag_equal(&into->items[j], d);
+                if (seen)
+                        continue;
+                Diag *items = reallocarray(into->items, into->n + 1, sizeof *items);
+                if (!items)
+                        return -ENOMEM;
+                into->items = items;
+                items[into->n++] = *d;
+                *d = (Diag) {};
+        }
+        return 0;
+}
+
 void diag_format(const Diag *d, FILE *f) {
         if (d->line > 0)
                 fprintf(f, "%s:%u: %s: %s\n", d->path, d->line, level_word(d->level), d->message);
@@ -79,8 +103,10 @@ static int cmp_diag(const void *a, const void *b, void *userdata) {
 }
 
 int diag_list_sort(DiagList *l) {
-        _cleanup_free_ size_t *order = calloc(l->n ? l->n : 1, sizeof *order);
-        _cleanup_free_ Diag *sorted = calloc(l->n ? l->n : 1, sizeof *sorted);
+        if (l->n == 0)
+                return 0; /* items may be NULL: no qsort or memcpy on it */
+        _cleanup_free_ size_t *order = calloc(l->n, sizeof *order);
+        _cleanup_free_ Diag *sorted = calloc(l->n, sizeof *sorted);
         if (!order || !sorted)
                 return -ENOMEM;
         for (size_t i = 0; i < l->n; i++)

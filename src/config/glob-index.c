@@ -11,6 +11,7 @@
 struct GlobItem {
         const char *pattern;
         size_t prefix;
+        size_t quick;           /* leading characters that are plain, unescaped */
         uint32_t value;
         uint32_t aux;
         uint32_t next_same;     /* next item with the same exact name */
@@ -75,6 +76,7 @@ int glob_index_add(GlobIndex *gi, const char *pattern, uint32_t value, uint32_t 
         gi->items[gi->n_items++] = (GlobItem) {
                 .pattern = pattern,
                 .prefix = glob ? glob_literal_prefix(pattern) : strlen(pattern),
+                .quick = strcspn(pattern, "*?[\\"),
                 .value = value,
                 .aux = aux,
                 .next_same = NO_ITEM,
@@ -105,6 +107,32 @@ static int cmp_glob(const void *a, const void *b, void *userdata) {
         return i < j ? -1 : i > j;
 }
 
+/* Below this, scanning every glob is as cheap as finding the group. */
+#define GLOB_GROUPS_MIN 32
+#define NO_FIRST 256
+
+static unsigned first_char(const GlobItem *it) {
+        return it->quick > 0 ? (unsigned char) it->pattern[0] : NO_FIRST;
+}
+
+/* A counting sort of the positions by first character keeps each group in
+ * specificity order. */
+static int build_groups(GlobIndex *gi) {
+        gi->first_start = calloc(NO_FIRST + 2, sizeof *gi->first_start);
+        gi->by_first = calloc(gi->n_globs, sizeof *gi->by_first);
+        if (!gi->first_start || !gi->by_first)
+                return -ENOMEM;
+        for (size_t k = 0; k < gi->n_globs; k++)
+                gi->first_start[first_char(&gi->items[gi->globs[k]]) + 1]++;
+        for (unsigned c = 1; c <= NO_FIRST + 1; c++)
+                gi->first_start[c] += gi->first_start[c - 1];
+        uint32_t fill[NO_FIRST + 1];
+        memcpy(fill, gi->first_start, sizeof fill);
+        for (size_t k = 0; k < gi->n_globs; k++)
+                gi->by_first[fill[first_char(&gi->items[gi->globs[k]])]++] = (uint32_t) k;
+        return 0;
+}
+
 int glob_index_build(GlobIndex *gi) {
         size_t n_exact = 0, n_globs = 0;
         for (size_t i = 0; i < gi->n_items; i++)
@@ -118,6 +146,11 @@ int glob_index_build(GlobIndex *gi) {
                         if (gi->items[i].glob)
                                 gi->globs[gi->n_globs++] = (uint32_t) i;
                 qsort_r(gi->globs, gi->n_globs, sizeof *gi->globs, cmp_glob, gi->items);
+                if (gi->n_globs >= GLOB_GROUPS_MIN) {
+                        int r = build_groups(gi);
+                        if (r < 0)
+                                return r;
+                }
         }
 
         if (n_exact == 0)
@@ -151,7 +184,17 @@ void glob_index_done(GlobIndex *gi) {
         free(gi->items);
         free(gi->slots);
         free(gi->globs);
+        free(gi->by_first);
+        free(gi->first_start);
         *gi = (GlobIndex) {};
+}
+
+static int try_glob(const GlobIndex *gi, size_t k, const char *name, glob_index_cb cb, void *userdata) {
+        const GlobItem *it = &gi->items[gi->globs[k]];
+        /* Most globs start with plain text: reject on that before fnmatch. */
+        if (strncmp(it->pattern, name, it->quick) != 0 || fnmatch(it->pattern, name, 0) != 0)
+                return 0;
+        return cb(it->value, it->aux, userdata);
 }
 
 int glob_index_lookup(const GlobIndex *gi, const char *name, glob_index_cb cb, void *userdata) {
@@ -167,12 +210,21 @@ int glob_index_lookup(const GlobIndex *gi, const char *name, glob_index_cb cb, v
                                 return r;
                 }
         }
-        for (size_t k = 0; k < gi->n_globs; k++) {
-                const GlobItem *it = &gi->items[gi->globs[k]];
-                if (fnmatch(it->pattern, name, 0) != 0)
-                        continue;
-                r = cb(it->value, it->aux, userdata);
-                if (r != 0)
+        if (!gi->by_first) {
+                for (size_t k = 0; k < gi->n_globs; k++)
+                        if ((r = try_glob(gi, k, name, cb, userdata)) != 0)
+                                return r;
+                return 0;
+        }
+        /* Only the globs that start with name's first character, and those
+         * that start with a wildcard: merge the two groups by position. */
+        unsigned c = (unsigned char) name[0];
+        uint32_t a = gi->first_start[c], a_end = gi->first_start[c + 1];
+        uint32_t b = gi->first_start[NO_FIRST], b_end = gi->first_start[NO_FIRST + 1];
+        while (a < a_end || b < b_end) {
+                uint32_t k = b >= b_end || (a < a_end && gi->by_first[a] < gi->by_first[b]) ? gi->by_first[a++]
+                                                                                           : gi->by_first[b++];
+                if ((r = try_glob(gi, k, name, cb, userdata)) != 0)
                         return r;
         }
         return 0;

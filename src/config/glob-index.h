@@ -28,6 +28,11 @@ typedef struct GlobIndex {
         size_t n_slots;         /* a power of two; 0 before glob_index_build() */
         uint32_t *globs;        /* items that are globs, most specific first */
         size_t n_globs;
+        /* Long glob lists only: positions in globs, grouped by the first
+         * character (256: globs that start with a wildcard or escape),
+         * each group still most specific first. */
+        uint32_t *by_first;
+        uint32_t *first_start;  /* 258 entries: group c is [first_start[c], first_start[c + 1]) */
 } GlobIndex;
 
 /* value and aux are the caller's (e.g. rule and pattern numbers). */

@@ -196,6 +196,13 @@ static int handler(void *user, const char *section, const char *name, const char
                 report(st, LOG_ERR, st->line, "missing key name before '='; line ignored");
                 return 1;
         }
+        /* "Class=bg   # why" keeps the '#' part in the value: a trailing
+         * comment needs ';'. Nothing legitimate has a blank before '#'. */
+        const char *hash = strchr(value, '#');
+        if (hash && hash > value && isspace((unsigned char) hash[-1]))
+                report(st, LOG_WARNING, st->line,
+                       "'#' starts a comment only at the start of a line; \"%s\" is part of the value (use ';')",
+                       hash);
         for (size_t i = 0; i < ELEMENTSOF(keys); i++)
                 if (keys[i].section == st->section && strcmp(keys[i].key, name) == 0) {
                         note(st, keys[i].apply(st, keys[i].arg, value, o));

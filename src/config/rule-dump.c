@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* `qosctl check --effective`: the merged rules in qos.d syntax, each
- * setting followed by the file:line it comes from, and for each file what
- * it masks and which drop-ins extend it. Parsing the output again gives
- * the same rules. */
+ * setting followed by the file:line it comes from (as a ';' comment, which
+ * qos.d allows after a value), and for each file what it masks and which
+ * drop-ins extend it. Each application's part reads back as a qos.d file
+ * with the same rules. */
 #include <string.h>
 
 #include "ruleset-internal.h"
@@ -11,9 +12,9 @@ static void origin_comment(FILE *f, int width, RuleOrigin o) {
         if (!o.path)
                 fputc('\n', f);
         else if (o.line > 0)
-                fprintf(f, "%*s# %s:%u\n", width > 0 ? width : 1, "", o.path, o.line);
+                fprintf(f, "%*s; %s:%u\n", width > 0 ? width : 1, "", o.path, o.line);
         else
-                fprintf(f, "%*s# %s\n", width > 0 ? width : 1, "", o.path);
+                fprintf(f, "%*s; %s\n", width > 0 ? width : 1, "", o.path);
 }
 
 /* "Key=value" padded so that the origins line up. */

@@ -58,6 +58,9 @@ size_t diag_list_count(const DiagList *l, int level);
 /* Append one entry (path is copied; line 0: the whole file). -ENOMEM only. */
 int diag_add(DiagList *l, int level, const char *path, unsigned line, const char *fmt, ...)
         __attribute__((format(printf, 5, 6)));
+/* Move the entries of from that into does not hold yet to into (from's
+ * remaining entries stay for diag_list_clear()). -ENOMEM. */
+int diag_list_merge_new(DiagList *into, DiagList *from);
 /* By file and line, for reading; -ENOMEM. */
 int diag_list_sort(DiagList *l);
 /* "path:line: error: message", one a line. */
@@ -88,6 +91,13 @@ typedef struct RuleSources {
         size_t n_dirs;
         const char *const *files;
         size_t n_files;
+        /* Called around reading one user's directories, so that a loader
+         * running as root can take that user's file-system identity and
+         * never read what the user could not (a symlink to a root-only
+         * file). A negative return skips that user's rules, with a warning. */
+        int (*enter_user)(uid_t uid, void *userdata);
+        void (*leave_user)(uid_t uid, void *userdata);
+        void *userdata;
 } RuleSources;
 
 typedef struct RuleSet RuleSet;
@@ -96,9 +106,12 @@ typedef struct RuleSet RuleSet;
  * and skipped; the rest loads. Fails only on out-of-memory. */
 int ruleset_load(const RuleSources *src, RuleSet **ret, DiagList *diag);
 RuleSet *ruleset_free(RuleSet *rs);
-/* Rules loaded: one for each application, one for each [Thread:] section. */
+/* Rules loaded: one for each application, one for each [Thread:] section
+ * (a user's merged copy of a system file counts again: it is matched on
+ * its own). */
 size_t ruleset_size(const RuleSet *rs);
-/* Files read (main files, drop-ins, schedqos files; masks not counted). */
+/* Distinct files read (main files, drop-ins, schedqos files; masks not
+ * counted). */
 size_t ruleset_n_files(const RuleSet *rs);
 
 /* The class for one thread of a process (thread_name = its comm; NULL for

@@ -3,6 +3,7 @@
  * schedqos-json.c), then the indexes the matcher uses. */
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 
 #include "ini-load.h"
 #include "macro.h"
@@ -19,7 +20,6 @@ static int load_unit(RuleSet *rs, Scope *s, const ConfUnit *u, DiagList *diag) {
 
         if (u->kind == UNIT_JSON) {
                 r = schedqos_json_load_file(&s->apps, u->path, u->name, diag);
-                rs->n_files++;
         } else {
                 _cleanup_free_ char *name = strndup(u->name, strlen(u->name) - strlen(".conf"));
                 AppRule *app;
@@ -31,7 +31,6 @@ static int load_unit(RuleSet *rs, Scope *s, const ConfUnit *u, DiagList *diag) {
                 r = ini_load_file(app, u->path, diag);
                 for (size_t i = 0; i < u->n_dropins && r >= 0; i++)
                         r = ini_load_file(app, u->dropins[i], diag);
-                rs->n_files += 1 + u->n_dropins;
         }
         if (r < 0)
                 return r;
@@ -154,11 +153,52 @@ static int load_user_scope(RuleSet *rs, const RuleSources *src, uid_t uid, DiagL
         s->user = true;
         s->uid = uid;
         s->user_level = (unsigned) rs->n_dirs;
-        r = conf_layout_build(&s->layout, dirs, n, diag);
-        if (r < 0)
-                return r;
-        conf_layout_keep_from(&s->layout, s->user_level);
-        return scope_load(rs, s, diag);
+
+        /* The system files a user's drop-ins extend are read again here;
+         * what they said the first time is not said twice. */
+        DiagList mine = {};
+        r = conf_layout_build(&s->layout, dirs, n, &mine);
+        if (r >= 0) {
+                conf_layout_keep_from(&s->layout, s->user_level);
+                r = scope_load(rs, s, &mine);
+        }
+        if (r >= 0)
+                r = diag_list_merge_new(diag, &mine);
+        diag_list_clear(&mine);
+        return r;
+}
+
+static int cmp_str(const void *a, const void *b) {
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* Files read, each once: a user's scope reads system files again. */
+static int count_files(RuleSet *rs) {
+        size_t n = 0;
+        for (size_t i = 0; i < rs->n_scopes; i++)
+                for (size_t j = 0; j < rs->scopes[i].layout.n_units; j++) {
+                        const ConfUnit *u = &rs->scopes[i].layout.units[j];
+                        n += u->path ? 1 + u->n_dropins : 0;
+                }
+        if (n == 0)
+                return 0;
+        _cleanup_free_ const char **paths = calloc(n, sizeof *paths);
+        if (!paths)
+                return -ENOMEM;
+        size_t k = 0;
+        for (size_t i = 0; i < rs->n_scopes; i++)
+                for (size_t j = 0; j < rs->scopes[i].layout.n_units; j++) {
+                        const ConfUnit *u = &rs->scopes[i].layout.units[j];
+                        if (!u->path)
+                                continue;
+                        paths[k++] = u->path;
+                        for (size_t d = 0; d < u->n_dropins; d++)
+                                paths[k++] = u->dropins[d];
+                }
+        qsort(paths, n, sizeof *paths, cmp_str);
+        for (size_t i = 0; i < n; i++)
+                rs->n_files += i == 0 || strcmp(paths[i], paths[i - 1]) != 0;
+        return 0;
 }
 
 static int ruleset_load_all(RuleSet *rs, const RuleSources *src, DiagList *diag) {
@@ -186,11 +226,24 @@ static int ruleset_load_all(RuleSet *rs, const RuleSources *src, DiagList *diag)
                         seen |= src->user_dirs[j].uid == src->user_dirs[i].uid;
                 if (seen)
                         continue;
-                r = load_user_scope(rs, src, src->user_dirs[i].uid, diag);
+                uid_t uid = src->user_dirs[i].uid;
+                if (src->enter_user) {
+                        r = src->enter_user(uid, src->userdata);
+                        if (r < 0) {
+                                r = diag_add(diag, LOG_WARNING, src->user_dirs[i].dir, 0,
+                                             "rules of uid %u skipped: %s", (unsigned) uid, strerror(-r));
+                                if (r < 0)
+                                        return r;
+                                continue;
+                        }
+                }
+                r = load_user_scope(rs, src, uid, diag);
+                if (src->leave_user)
+                        src->leave_user(uid, src->userdata);
                 if (r < 0)
                         return r;
         }
-        return 0;
+        return count_files(rs);
 }
 
 int ruleset_load(const RuleSources *src, RuleSet **ret, DiagList *diag) {

@@ -8,6 +8,7 @@
 #include "macro.h"
 #include "sched-syscall.h"
 #include "task-apply.h"
+#include "task-privilege.h"
 
 #define SCHED_KNOBS (KNOB_BIT(KNOB_POLICY) | KNOB_BIT(KNOB_NICE) | KNOB_BIT(KNOB_SLICE))
 
@@ -35,11 +36,10 @@ static void record(ApplyResult *res, Knob k, int r) {
  * target they are set under SCHED_BATCH first and a second call switches to
  * SCHED_IDLE, which keeps them. If the combined call is refused, each knob is tried alone so
  * that a forbidden one (nice down, leaving SCHED_IDLE without privilege)
- * does not keep the others from applying, unless the caller wants the
- * whole class or nothing.
+ * does not keep the others from applying.
  */
 static int apply_sched(pid_t tid, const TaskAttr *cur, const TaskAttr *want, unsigned mask,
-                       bool whole, ApplyResult *res) {
+                       ApplyResult *res) {
         int policy = (mask & KNOB_BIT(KNOB_POLICY)) ? want->policy : cur->policy;
         int nice = (mask & KNOB_BIT(KNOB_NICE)) ? want->nice : cur->nice;
         uint64_t slice = (mask & KNOB_BIT(KNOB_SLICE)) ? want->slice_ns : cur->slice_ns;
@@ -56,7 +56,7 @@ static int apply_sched(pid_t tid, const TaskAttr *cur, const TaskAttr *want, uns
                 a = sched_attr_of(SCHED_IDLE, nice, slice, rof, 0);
                 r = sys_sched_setattr(tid, &a);
         }
-        if (r >= 0 || r == -ESRCH || whole)
+        if (r >= 0 || r == -ESRCH)
                 return r;
 
         /* Knob by knob, each step starting from what the previous ones left.
@@ -96,15 +96,21 @@ static int apply_uclamp(pid_t tid, const TaskAttr *cur, const TaskAttr *want) {
         return sys_sched_setattr(tid, &a);
 }
 
-static int apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, bool whole, ApplyResult *ret) {
+int task_apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, ApplyResult *ret) {
+        TaskAttr before;
+        int r = task_attr_read(tid, &before);
+        if (r < 0)
+                return r;
+        return task_apply_attr_from(tid, &before, want, mask, ret);
+}
+
+int task_apply_attr_from(pid_t tid, const TaskAttr *before, const TaskAttr *want, unsigned mask,
+                         ApplyResult *ret) {
         const KernelCaps *caps = kernel_caps();
-        ApplyResult res = {};
+        ApplyResult res = { .before = *before };
         unsigned todo;
         int r;
 
-        r = task_attr_read(tid, &res.before);
-        if (r < 0)
-                return r;
         if (task_attr_is_realtime(&res.before))
                 return -EBUSY;
 
@@ -117,10 +123,17 @@ static int apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, bool whole
         /* reset-on-fork travels with the policy. */
         if ((mask & KNOB_BIT(KNOB_POLICY)) && res.before.reset_on_fork != want->reset_on_fork)
                 todo |= KNOB_BIT(KNOB_POLICY);
+        if (todo == 0) {
+                /* Already there: nothing to apply, nothing new to read. */
+                res.after = res.before;
+                res.applied = mask;
+                *ret = res;
+                return 0;
+        }
 
         if (todo & SCHED_KNOBS) {
-                r = apply_sched(tid, &res.before, want, mask & SCHED_KNOBS, whole, &res);
-                if (r == -ESRCH || (r < 0 && whole))
+                r = apply_sched(tid, &res.before, want, mask & SCHED_KNOBS, &res);
+                if (r == -ESRCH)
                         return r;
                 if (r < 0)
                         for (Knob k = 0; k < _KNOB_MAX; k++)
@@ -155,25 +168,24 @@ static int apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, bool whole
         return 0;
 }
 
-int task_apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, ApplyResult *ret) {
-        return apply_attr(tid, want, mask, false, ret);
-}
-
-static int apply_class(pid_t tid, QClass c, bool whole, ApplyResult *ret) {
+int task_apply_class(pid_t tid, QClass c, ApplyResult *ret) {
         TaskAttr want;
 
         if (!qclass_is_valid(c))
                 return -EINVAL;
         class_target_attr(c, kernel_caps(), &want);
-        return apply_attr(tid, &want, KNOBS_ALL, whole, ret);
-}
+        if (kernel_caps()->privileged)
+                return task_apply_attr(tid, &want, KNOBS_ALL, ret);
 
-int task_apply_class(pid_t tid, QClass c, ApplyResult *ret) {
-        return apply_class(tid, c, false, ret);
-}
-
-int task_apply_class_whole(pid_t tid, QClass c, ApplyResult *ret) {
-        return apply_class(tid, c, true, ret);
+        /* Without privilege the kernel will not clear reset-on-fork; aim
+         * for what can be reached so that a demotion is not reported as a
+         * refused promotion. */
+        TaskAttr before;
+        int r = task_attr_read(tid, &before);
+        if (r < 0)
+                return r;
+        task_attr_unprivileged_target(&before, &want);
+        return task_apply_attr_from(tid, &before, &want, KNOBS_ALL, ret);
 }
 
 bool task_apply_transit_attr(QClass c, const KernelCaps *caps, TaskAttr *ret) {

@@ -27,16 +27,13 @@ typedef struct ApplyResult {
  * which is left untouched, or another negative errno if it cannot be read. */
 int task_apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, ApplyResult *ret);
 
+/* task_apply_attr() for a caller that has just read the thread (to decide
+ * what to ask for): `before` is that reading, which saves reading it again. */
+int task_apply_attr_from(pid_t tid, const TaskAttr *before, const TaskAttr *want, unsigned mask,
+                         ApplyResult *ret);
+
 /* task_apply_attr() with the target of class c on this kernel, all knobs. */
 int task_apply_class(pid_t tid, QClass c, ApplyResult *ret);
-
-/* task_apply_class(), but the scheduling knobs (policy, nice, slice,
- * reset-on-fork) change together or not at all. When the kernel refuses
- * them (a promotion without privilege) nothing is touched and its error
- * (-EPERM) is returned, so the thread is never left between two classes:
- * for callers that run beside qosd and leave to it what they may not do
- * (the preload library). */
-int task_apply_class_whole(pid_t tid, QClass c, ApplyResult *ret);
 
 /* The state a thread passes through between the two system calls that
  * apply class c (a SCHED_IDLE class: nice and slice are set under

@@ -51,26 +51,33 @@ const char *ioprio_format(int ioprio, char *buf, size_t size) {
         return buf;
 }
 
+void task_attr_from_sched_attr(const struct qos_sched_attr *sa, const KernelCaps *caps, TaskAttr *ret) {
+        TaskAttr a = { .uclamp_max = 1024 };
+
+        a.policy = (int) sa->sched_policy;
+        a.nice = sa->sched_nice;
+        a.reset_on_fork = sa->sched_flags & SCHED_FLAG_RESET_ON_FORK;
+        /* 6.12+ reports the slice in sched_runtime whether custom or not; a
+         * slice equal to the default is the default. Older kernels report 0. */
+        if (caps->supported[KNOB_SLICE] && sa->sched_runtime != caps->default_slice_ns)
+                a.slice_ns = sa->sched_runtime;
+        if (caps->supported[KNOB_UCLAMP]) {
+                a.uclamp_min = (int) sa->sched_util_min;
+                a.uclamp_max = (int) sa->sched_util_max;
+        }
+        *ret = a;
+}
+
 int task_attr_read(pid_t tid, TaskAttr *ret) {
         const KernelCaps *caps = kernel_caps();
         struct qos_sched_attr sa;
-        TaskAttr a = { .uclamp_max = 1024 };
+        TaskAttr a;
         int r;
 
         r = sys_sched_getattr(tid, &sa);
         if (r < 0)
                 return r;
-        a.policy = (int) sa.sched_policy;
-        a.nice = sa.sched_nice;
-        a.reset_on_fork = sa.sched_flags & SCHED_FLAG_RESET_ON_FORK;
-        /* 6.12+ reports the slice in sched_runtime whether custom or not; a
-         * slice equal to the default is the default. Older kernels report 0. */
-        if (caps->supported[KNOB_SLICE] && sa.sched_runtime != caps->default_slice_ns)
-                a.slice_ns = sa.sched_runtime;
-        if (caps->supported[KNOB_UCLAMP]) {
-                a.uclamp_min = (int) sa.sched_util_min;
-                a.uclamp_max = (int) sa.sched_util_max;
-        }
+        task_attr_from_sched_attr(&sa, caps, &a);
 
         r = sys_ioprio_get(tid);
         if (r < 0)

@@ -21,6 +21,15 @@ typedef struct TaskAttr {
         uint64_t timer_slack_ns;
 } TaskAttr;
 
+struct qos_sched_attr;
+typedef struct KernelCaps KernelCaps;
+
+/* The scheduler part of a TaskAttr (policy, nice, slice, reset-on-fork,
+ * uclamp) from what sched_getattr reported; ioprio and timer slack stay at
+ * their neutral values. For callers that hold a raw sched_getattr result
+ * taken earlier, before the caps could be probed. */
+void task_attr_from_sched_attr(const struct qos_sched_attr *sa, const KernelCaps *caps, TaskAttr *ret);
+
 /* Read a thread's attributes. Knobs the kernel lacks (see kernel-caps.h)
  * keep the neutral value. -ESRCH if the thread is gone. */
 int task_attr_read(pid_t tid, TaskAttr *ret);

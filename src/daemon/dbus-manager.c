@@ -12,10 +12,6 @@
 #include "qos-config.h"
 #include "reload.h"
 
-#define ERROR_INVALID_CONFIG "org.qosd.QoS1.Error.InvalidConfig"
-#define ERROR_NO_SUCH_TASK "org.qosd.QoS1.Error.NoSuchTask"
-#define ERROR_PROFILE "org.qosd.QoS1.Error.Profile"
-
 /* Defence in depth beside the bus policy: changing methods are root's. */
 static int require_root(sd_bus_message *msg, sd_bus_error *error) {
         sd_bus_creds *creds = NULL;
@@ -111,7 +107,7 @@ static int method_explain(sd_bus_message *msg, void *userdata, sd_bus_error *err
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "Invalid thread ID %d.", tid);
         r = explain_thread(m, tid, &x);
         if (r == -ESRCH || r == -ENOENT)
-                return sd_bus_error_setf(error, ERROR_NO_SUCH_TASK, "No such process or thread: %d.", tid);
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_NO_SUCH_TASK, "No such process or thread: %d.", tid);
         if (r < 0)
                 return r;
         r = sd_bus_message_new_method_return(msg, &reply);
@@ -135,7 +131,7 @@ static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *erro
                 return r;
         r = reload_rules(m, false);
         if (r == -EINVAL)
-                return sd_bus_error_setf(error, ERROR_INVALID_CONFIG,
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_INVALID_CONFIG,
                                          "Errors in the rules; the previous rules stay in force:\n%s",
                                          m->last_reload.message ?: "");
         if (r < 0)
@@ -158,7 +154,7 @@ static int method_set_profile(sd_bus_message *msg, void *userdata, sd_bus_error 
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                          "Unknown profile '%s' (valid: %s).", name, sched_profile_names());
         if (r < 0)
-                return sd_bus_error_setf(error, ERROR_PROFILE, "%s", report ?: strerror(-r));
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_PROFILE, "%s", report ?: strerror(-r));
         return sd_bus_reply_method_return(msg, "s", report ?: "");
 }
 

@@ -6,9 +6,7 @@
 
 #include "manager.h"
 
-#define QOS_BUS_NAME "org.qosd.QoS1"
-#define QOS_BUS_PATH "/org/qosd/QoS1"
-#define QOS_BUS_INTERFACE "org.qosd.QoS1.Manager"
+#include "bus-protocol.h"
 
 /* Connect (to address, or the system bus), export the object, take the name. */
 int dbus_manager_start(Manager *m, const char *address);

@@ -44,21 +44,23 @@ struct EventSource {
 };
 
 static int subscribe(int fd, enum proc_cn_mcast_op op) {
-        struct {
-                struct nlmsghdr nl;
-                struct cn_msg cn;
-                enum proc_cn_mcast_op op;
-        } __attribute__((packed)) msg = {
-                .nl.nlmsg_len = sizeof msg,
-                .nl.nlmsg_type = NLMSG_DONE,
-                .nl.nlmsg_pid = 0,
-                .cn.id = { .idx = CN_IDX_PROC, .val = CN_VAL_PROC },
-                .cn.len = sizeof(enum proc_cn_mcast_op),
-                .op = op,
-        };
+        /* netlink header, connector header, then the operation: laid out by
+         * hand because struct cn_msg ends in a flexible array, which may not
+         * sit inside another struct in ISO C. */
+        char buf[NLMSG_LENGTH(sizeof(struct cn_msg) + sizeof(enum proc_cn_mcast_op))] = {};
+        struct nlmsghdr *nl = (struct nlmsghdr *) buf;
+        struct cn_msg *cn = NLMSG_DATA(nl);
+
+        nl->nlmsg_len = sizeof buf;
+        nl->nlmsg_type = NLMSG_DONE;
+        nl->nlmsg_pid = 0;
+        cn->id.idx = CN_IDX_PROC;
+        cn->id.val = CN_VAL_PROC;
+        cn->len = sizeof(enum proc_cn_mcast_op);
+        memcpy(cn->data, &op, sizeof op);
         /* The 4-byte form every kernel understands (6.6+ also takes a filter
          * struct; the events we would filter out are rare). */
-        if (send(fd, &msg, sizeof msg, 0) < 0)
+        if (send(fd, buf, sizeof buf, 0) < 0)
                 return negative_errno();
         return 0;
 }

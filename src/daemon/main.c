@@ -2,6 +2,7 @@
 /* qosd: wiring only. Options and settings, then the event loop with the
  * proc connector, the rules, the bus and the signals; see qosd(8). */
 #include <errno.h>
+#include <grp.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -271,6 +272,7 @@ static void teardown(Manager *m) {
         state_records_free(&m->recovered);
         state_file_close(&m->state);
         ruleset_free(m->rules);
+        user_dirs_free(&m->user_dirs);
         free(m->last_reload.message);
         settings_done(&m->settings);
 }
@@ -297,6 +299,12 @@ int main(int argc, char **argv) {
         if (o.receive_buffer > 0)
                 m.settings.receive_buffer = o.receive_buffer;
         log_set_max_level(m.settings.log_level);
+
+        /* Users' rule files are read with their file-system uid and gid
+         * (user-rules.c); root's supplementary groups would still let them
+         * point at group-readable files, and qosd needs none. */
+        if (geteuid() == 0 && setgroups(0, NULL) < 0)
+                log_warning_errno(errno, "cannot drop supplementary groups: %m");
 
         const KernelCaps *caps = kernel_caps();
         for (Knob k = 0; k < _KNOB_MAX; k++)

@@ -12,6 +12,7 @@
 #include "process-table.h"
 #include "rules.h"
 #include "settings.h"
+#include "user-rules.h"
 #include "state-file.h"
 #include "task-registry.h"
 
@@ -54,6 +55,7 @@ typedef struct Manager {
 
         RuleSet *rules;
         size_t rule_files;
+        UserDirs user_dirs;     /* the users' rule directories of the last load */
         ProcessTable procs;
         TaskRegistry tasks;
         StateFile state;

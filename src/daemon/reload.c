@@ -60,12 +60,41 @@ static void set_status(Manager *m, bool ok, char *message) {
         m->last_reload = (ReloadStatus) { .time_usec = now_realtime(), .ok = ok, .message = message };
 }
 
+static bool in_dir(const char *path, const char *dir) {
+        size_t n = strlen(dir);
+        return strncmp(path, dir, n) == 0 && path[n] == '/';
+}
+
+/* Errors in the system directories reject a reload. A user's broken file
+ * is skipped like at start: it must not let any user block the
+ * administrator's reloads. */
+static size_t system_errors(const DiagList *diag, const UserDirs *users) {
+        size_t n = 0;
+        for (size_t i = 0; i < diag->n; i++) {
+                if (diag->items[i].level > LOG_ERR)
+                        continue;
+                bool user = false;
+                for (size_t u = 0; u < users->n && !user; u++)
+                        user = in_dir(diag->items[i].path, users->dirs[u].dir);
+                n += !user;
+        }
+        return n;
+}
+
 int reload_rules(Manager *m, bool initial) {
-        RuleSources src = { .root = m->root };
+        RuleSources src;
         DiagList diag = {};
         RuleSet *rs = NULL;
         char *msg = NULL;
         int r;
+
+        if (m->settings.user_rules) {
+                r = user_dirs_collect(&m->user_dirs, m->settings.user_rules_min_uid);
+                if (r < 0)
+                        log_warning_errno(r, "cannot list the users' rule directories: %m");
+        } else
+                user_dirs_free(&m->user_dirs);
+        user_dirs_sources(&m->user_dirs, m->root, &src);
 
         r = ruleset_load(&src, &rs, &diag);
         if (r < 0) {
@@ -79,7 +108,7 @@ int reload_rules(Manager *m, bool initial) {
                                diag.items[i].line, diag.items[i].message);
 
         size_t errors = diag_list_count(&diag, LOG_ERR);
-        if (errors > 0 && !initial) {
+        if (system_errors(&diag, &m->user_dirs) > 0 && !initial) {
                 msg = format_diags(&diag, LOG_ERR);
                 diag_list_clear(&diag);
                 ruleset_free(rs);
@@ -195,6 +224,12 @@ int reload_watch(Manager *m) {
                         *slash = '\0';
                         add_watch(m, rl, dir);
                 }
+        }
+        /* A user's new ~/.config/qos/apps.d is found at the next reload or
+         * periodic scan; the ones that exist are watched like the others. */
+        for (size_t i = 0; i < m->user_dirs.n; i++) {
+                add_watch(m, rl, m->user_dirs.dirs[i].dir);
+                add_dropin_watches(m, rl, m->user_dirs.dirs[i].dir);
         }
         return 0;
 }

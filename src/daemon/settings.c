@@ -17,6 +17,8 @@ void settings_init(Settings *s) {
                 .on_foreign = FOREIGN_LEAVE,
                 .receive_buffer = 16 << 20,
                 .watch_config = true,
+                .user_rules = true,
+                .user_rules_min_uid = 1000,
         };
 }
 
@@ -112,6 +114,21 @@ static int set_key(Settings *s, const char *key, const char *value) {
                 if (r >= 0)
                         s->watch_config = r;
                 return r;
+        }
+        if (strcasecmp(key, "UserRules") == 0) {
+                r = parse_bool(value);
+                if (r >= 0)
+                        s->user_rules = r;
+                return r;
+        }
+        if (strcasecmp(key, "UserRulesMinUid") == 0) {
+                char *end;
+                errno = 0;
+                unsigned long v = strtoul(value, &end, 10);
+                if (errno || end == value || *end || v > UINT32_MAX)
+                        return -EINVAL;
+                s->user_rules_min_uid = (unsigned) v;
+                return 0;
         }
         return -ENOKEY;
 }

@@ -18,6 +18,8 @@ typedef struct Settings {
         ForeignPolicy on_foreign;       /* ForeignChange=leave|reapply */
         int receive_buffer;     /* ReceiveBuffer=: proc connector socket buffer, bytes */
         bool watch_config;      /* WatchConfig=: reload when rule directories change */
+        bool user_rules;        /* UserRules=: read ~/.config/qos/apps.d of each user */
+        unsigned user_rules_min_uid;    /* UserRulesMinUid=: accounts below are system ones */
 } Settings;
 
 void settings_init(Settings *s);

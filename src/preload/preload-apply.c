@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* One thread, one class. The kernel layer applies the class all or nothing
- * (task_apply_class_whole): as root that is every class; without privilege
- * the demotions, while a promotion is refused whole and left to qosd, so a
+/* One thread, one class, all or nothing: as root every class is applied;
+ * without privilege the demotions (task_plan_own_change(), as libqos
+ * decides its fast path), while a promotion is left whole to qosd, so a
  * thread is never left half-way between two classes for qosd to take for
  * someone else's change. */
 #include <errno.h>
@@ -10,9 +10,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "class-table.h"
+#include "kernel-caps.h"
 #include "preload.h"
 #include "proc.h"
 #include "task-apply.h"
+#include "task-privilege.h"
 
 /* A rename racing with our apply (the creator renames a thread that is
  * still in its trampoline) is caught by reading the name again afterwards:
@@ -35,6 +38,23 @@ static int read_name(pid_t tid, bool self, char name[PROC_COMM_MAX]) {
  * has it, qosd applies the same rule from its own event a moment later. */
 static int ask_qosd(pid_t tid, QClass c) {
         return -EOPNOTSUPP;
+}
+
+/* -EPERM: needs privilege (asked of qosd), -EBUSY: real-time (left alone). */
+static int apply_class(pid_t tid, bool self, QClass c, ApplyResult *res) {
+        TaskAttr cur, want;
+        unsigned mask;
+        int r = task_attr_read(tid, &cur);
+        if (r < 0)
+                return r;
+        if (task_attr_is_realtime(&cur))
+                return -EBUSY;
+        class_target_attr(c, kernel_caps(), &want);
+        if (task_plan_own_change(&cur, self, &want, &mask)) {
+                (void) ask_qosd(tid, c);
+                return -EPERM;
+        }
+        return task_apply_attr_from(tid, &cur, &want, mask, res);
 }
 
 static uint64_t thread_cpu_ns(void) {
@@ -82,11 +102,8 @@ void preload_apply(pid_t tid, bool self, PreloadEvent ev) {
                 if (read_name(tid, self, name) < 0)
                         break;
                 QClass c = preload_verdict(name);
-                if (c != QCLASS_UNSPECIFIED) {
-                        r = task_apply_class_whole(tid, c, &res);
-                        if (r == -EPERM)
-                                (void) ask_qosd(tid, c);
-                }
+                if (c != QCLASS_UNSPECIFIED)
+                        r = apply_class(tid, self, c, &res);
                 report(tid, self, ev, name, c, r, &res);
                 if (r == -ESRCH || read_name(tid, self, again) < 0 || strcmp(name, again) == 0)
                         break;

@@ -6,6 +6,7 @@
  * wrapper passes its call on. */
 #include <errno.h>
 #include <locale.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,12 +81,25 @@ static void state_free(PreloadState *s) {
         *s = (PreloadState) {};
 }
 
+/* qosd reads ~/.config/qos/apps.d of accounts from uid 1000 up (its
+ * UserRulesMinUid default), from the passwd entry; we take $HOME rather
+ * than ask NSS from inside every program's start-up. */
+#define USER_RULES_MIN_UID 1000
+
 static RuleSet *load_rules(void) {
-        const char *root = secure_getenv("QOS_ROOT");
+        const char *root = secure_getenv("QOS_ROOT"), *home = secure_getenv("HOME");
+        _cleanup_free_ char *user_dir = NULL;
+        UserRuleDir user = { .uid = getuid() };
         RuleSources src = { .root = root && *root ? root : NULL };
         DiagList diag = {};
         RuleSet *rs = NULL;
 
+        if (user.uid >= USER_RULES_MIN_UID && home && home[0] == '/' &&
+            asprintf(&user_dir, "%s/.config/qos/" QOS_APPS_SUBDIR, home) >= 0) {
+                user.dir = user_dir;
+                src.user_dirs = &user;
+                src.n_user_dirs = 1;
+        }
         if (ruleset_load(&src, &rs, &diag) < 0)
                 rs = NULL;
         /* qosd reports broken files; we load the rest and say so only if asked. */

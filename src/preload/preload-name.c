@@ -5,29 +5,10 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <sys/prctl.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "preload.h"
-
-/* glibc before 2.42 has no pthread_gettid_np(). The CPU clock that
- * pthread_getcpuclockid() returns encodes the TID in the kernel's ABI
- * (include/linux/posix-timers.h: ~tid << 3 | CPUCLOCK_PERTHREAD_MASK |
- * CPUCLOCK_SCHED), with no system call and no allocation. */
-#define CPUCLOCK_PERTHREAD_SCHED 6
-#define CPUCLOCK_TYPE_MASK 7
-
-static int tid_of(pthread_t thread, pid_t *ret) {
-        clockid_t clock;
-        if (pthread_getcpuclockid(thread, &clock) != 0 ||
-            (clock & CPUCLOCK_TYPE_MASK) != CPUCLOCK_PERTHREAD_SCHED)
-                return -ESRCH;
-        pid_t tid = (pid_t) ~(clock >> 3);
-        if (tid <= 0)
-                return -ESRCH;
-        *ret = tid;
-        return 0;
-}
+#include "thread-id.h"
 
 __attribute__((visibility("default"))) int pthread_setname_np(pthread_t thread, const char *name) {
         pthread_setname_np_fn next = real_pthread_setname_np();
@@ -41,7 +22,7 @@ __attribute__((visibility("default"))) int pthread_setname_np(pthread_t thread, 
                 return r;
         if (pthread_equal(thread, pthread_self()))
                 preload_apply(gettid(), true, PRELOAD_RENAME);
-        else if (tid_of(thread, &tid) >= 0)
+        else if (thread_id_from_pthread(thread, &tid) >= 0)
                 preload_apply(tid, false, PRELOAD_RENAME);
         return r;
 }

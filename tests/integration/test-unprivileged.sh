@@ -42,3 +42,12 @@ expect_exit 4 as "$bob" "$qosctl" set -c background -p "$tid"
 assert_contains "$OUT" "belongs to another user" "another user's thread"
 assert_eq "$(stat_field "$tid" 41) $(stat_field "$tid" 19)" "0 0" "alice's thread untouched by bob"
 ok "another user's thread refused"
+
+# Down from user-interactive: the kernel keeps reset-on-fork for an
+# unprivileged caller, which is no promotion and no failure.
+AS_USER=$alice start_threads down
+tid=$(tid_of down)
+"$QOSCTL" set -c user-interactive -p "$tid"
+as "$alice" "$qosctl" set -c background -p "$tid" || fail "alice demoting from user-interactive exited $?"
+assert_eq "$(stat_field "$tid" 41) $(stat_field "$tid" 19)" "5 19" "demoted from user-interactive to background"
+ok "demotion from a reset-on-fork class"

@@ -130,6 +130,50 @@ static void test_many_names(void **state) {
         free(names);
 }
 
+typedef struct Order {
+        uint32_t v[64];
+        size_t n;
+} Order;
+
+static int record(uint32_t value, uint32_t aux, void *userdata) {
+        Order *o = userdata;
+        o->v[o->n++] = value;
+        return 0;
+}
+
+/* Long glob lists are grouped by first character; the order they are
+ * reported in must stay the one of the plain list. */
+static void test_grouped_globs_keep_order(void **state) {
+        static const char *const patterns[] = {
+                "a*", "ab*", "abc*", "*c", "?bc", "a?c", "b*", "[ab]bc", "\\*bc", "abc?", "*", "ac*",
+        };
+        enum { N = 48 };
+        size_t n_patterns = sizeof patterns / sizeof patterns[0];
+        GlobIndex gi = {};
+        for (uint32_t i = 0; i < N; i++)
+                assert_int_equal(glob_index_add(&gi, patterns[i % n_patterns], i, 0), 0);
+        assert_int_equal(glob_index_build(&gi), 0);
+        assert_non_null(gi.by_first);
+
+        static const char *const names[] = { "abc", "abcd", "bbc", "xc", "", "ac", "*bc" };
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+                Order got = {}, want = {};
+                assert_int_equal(glob_index_lookup(&gi, names[k], record, &got), 0);
+                /* The reference: every matching glob, longest literal prefix
+                 * first, then insertion order. */
+                for (size_t prefix = 8; prefix-- > 0;)
+                        for (uint32_t i = 0; i < N; i++) {
+                                const char *p = patterns[i % n_patterns];
+                                if (glob_literal_prefix(p) == prefix && glob_match(p, true, names[k]))
+                                        want.v[want.n++] = i;
+                        }
+                assert_int_equal(got.n, want.n);
+                for (size_t i = 0; i < got.n; i++)
+                        assert_int_equal(got.v[i], want.v[i]);
+        }
+        glob_index_done(&gi);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_literal_prefix),
@@ -137,6 +181,7 @@ int main(void) {
                 cmocka_unit_test(test_lookup_order),
                 cmocka_unit_test(test_empty_and_globs_only),
                 cmocka_unit_test(test_many_names),
+                cmocka_unit_test(test_grouped_globs_keep_order),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -153,6 +153,15 @@ static void test_messages_and_lines(void **state) {
         assert_int_equal(f->app.match[MATCH_EXECUTABLE].n, 1);
 }
 
+/* The one comment systemd users will try: '#' after a value. */
+static void test_trailing_hash(void **state) {
+        Fixture *f = *state;
+        load(f, "[Match]\nExecutable=/usr/bin/foo   # the browser\nCommandLine=a#b\n");
+        expect_diag(&f->diag, 2, LOG_WARNING, "'#' starts a comment only at the start of a line; \"# the browser\" is part of the value (use ';')");
+        assert_int_equal(f->diag.n, 1);
+        assert_string_equal(f->app.match[MATCH_EXECUTABLE].items[0].text, "/usr/bin/foo   # the browser");
+}
+
 static void test_section_typos(void **state) {
         Fixture *f = *state;
         load(f, "[thread:ui-*]\nClass=ui\n[Limit]\nMaxClass=bg\n[Process]\nClas=bg\nSlice=3\n");
@@ -264,6 +273,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_full_file, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_lexical_details, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_messages_and_lines, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_trailing_hash, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_section_typos, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_long_line_and_nul, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_dropin_semantics, setup, teardown),

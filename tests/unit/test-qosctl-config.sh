@@ -45,7 +45,14 @@ has out "# + drop-in $admin/editor.conf.d/10-render.conf"
 has out "# indexer.conf: masked by $runtime/indexer.conf"
 has out "# ignored: $vendor/indexer.conf"
 has out "Class=user-interactive"
-has out "# $admin/editor.conf.d/10-render.conf:2"
+has out "; $admin/editor.conf.d/10-render.conf:2"
+# One application's part reads back as the same rules, without a message.
+run 0 "$QOSCTL" check --effective "$vendor" "$admin"
+sed -n '/^# .*editor.conf$/,/^# .*indexer.conf/p' "$tmp/out" | grep -v indexer >"$tmp/editor.conf"
+run 0 "$QOSCTL" check --effective "$tmp/editor.conf"
+has err "1 files, 2 rules: 0 errors, 0 warnings"
+has out "Executable=/usr/bin/editor"
+has out "[Thread:render]"
 
 # Errors: file:line: error: message, exit 1; warnings alone exit 0.
 printf '[Process]\nClass=fast\nbroken\n[Limits]\nMaxClass=ui\n' >"$admin/bad.conf"

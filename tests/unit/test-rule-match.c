@@ -416,6 +416,25 @@ static void test_user_capped_by_admin(void **state) {
         assert_origin(m.limit_origin, "/.config/qos/apps.d/game.conf", 4);
 }
 
+/* A system file read again for a user's scope says its warnings once; what
+ * only the user's merge shows is still said. */
+static void test_user_scope_messages_once(void **state) {
+        Fixture *f = *state;
+        sys_write(f, VENDOR, "app.conf", "[Process]\nClass=bg\nBogus=1\n");
+        user_write(f, "app.conf.d/me.conf", "[Process]\nClass=ui\n[Limits]\nMaxClass=utility\n");
+        load(f);
+        size_t bogus = 0;
+        for (size_t i = 0; i < f->diag.n; i++)
+                bogus += strstr(f->diag.items[i].message, "unknown key 'Bogus'") != NULL;
+        assert_int_equal(bogus, 1);
+        const Diag *d = expect_diag(&f->diag, 2, LOG_WARNING, "[Process] Class=user-interactive is above MaxClass=utility");
+        assert_non_null(strstr(d->path, "/home/me/.config/qos/apps.d/app.conf.d/me.conf"));
+        assert_int_equal(f->diag.n, 2);
+        /* Two files, though the system one was read for both scopes. */
+        assert_int_equal(ruleset_n_files(f->rs), 2);
+        assert_int_equal(ruleset_size(f->rs), 2);
+}
+
 static void test_no_rules(void **state) {
         Fixture *f = *state;
         load(f);
@@ -448,6 +467,7 @@ int main(void) {
                 T(test_user_files_apply_to_their_owner_only),
                 T(test_user_masks_and_dropins),
                 T(test_user_capped_by_admin),
+                T(test_user_scope_messages_once),
                 T(test_no_rules),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

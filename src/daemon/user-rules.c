@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fsuid.h>
+#include <sys/stat.h>
+
+#include "log.h"
+#include "macro.h"
+#include "user-rules.h"
+
+#define USER_RULE_SUBDIR ".config/qos/apps.d"
+
+void user_dirs_free(UserDirs *d) {
+        for (size_t i = 0; i < d->n; i++)
+                free((char *) d->dirs[i].dir); /* owned: allocated by user_dirs_collect */
+        free(d->dirs);
+        free(d->gids);
+        *d = (UserDirs) {};
+}
+
+static gid_t gid_of(const UserDirs *d, uid_t uid) {
+        for (size_t i = 0; i < d->n; i++)
+                if (d->dirs[i].uid == uid)
+                        return d->gids[i];
+        return (gid_t) -1;
+}
+
+/* setfsuid reports the previous value and never fails loudly: ask again
+ * to know whether it took. Leaving fsuid 0 also drops CAP_DAC_OVERRIDE and
+ * CAP_DAC_READ_SEARCH from the effective set until it comes back. */
+static int take_fs_identity(uid_t uid, gid_t gid) {
+        setfsgid(gid);
+        setfsuid(uid);
+        if ((uid_t) setfsuid((uid_t) -1) != uid || (gid_t) setfsgid((gid_t) -1) != gid) {
+                setfsuid(0);
+                setfsgid(0);
+                return -EPERM;
+        }
+        return 0;
+}
+
+int user_fs_enter(uid_t uid, void *userdata) {
+        gid_t gid = gid_of(userdata, uid);
+        if (gid == (gid_t) -1)
+                return -ENOENT;
+        return take_fs_identity(uid, gid);
+}
+
+void user_fs_leave(uid_t uid, void *userdata) {
+        setfsuid(0);
+        setfsgid(0);
+}
+
+static bool is_dir_as(uid_t uid, gid_t gid, const char *path) {
+        struct stat st;
+        if (take_fs_identity(uid, gid) < 0)
+                return false;
+        bool ok = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+        user_fs_leave(uid, NULL);
+        return ok;
+}
+
+static int push(UserDirs *d, uid_t uid, gid_t gid, char *path) {
+        UserRuleDir *nd = realloc(d->dirs, (d->n + 1) * sizeof *nd);
+        if (!nd)
+                return -ENOMEM;
+        d->dirs = nd;
+        gid_t *ng = realloc(d->gids, (d->n + 1) * sizeof *ng);
+        if (!ng)
+                return -ENOMEM;
+        d->gids = ng;
+        d->dirs[d->n] = (UserRuleDir) { .uid = uid, .dir = path };
+        d->gids[d->n] = gid;
+        d->n++;
+        return 0;
+}
+
+int user_dirs_collect(UserDirs *d, uid_t min_uid) {
+        UserDirs n = {};
+        struct passwd *pw;
+        int r = 0;
+
+        user_dirs_free(d);
+        setpwent();
+        while ((pw = getpwent())) {
+                if (pw->pw_uid < min_uid || pw->pw_uid == 65534 || !pw->pw_dir || pw->pw_dir[0] != '/')
+                        continue;
+                char *path = NULL;
+                if (asprintf(&path, "%s/" USER_RULE_SUBDIR, pw->pw_dir) < 0) {
+                        r = -ENOMEM;
+                        break;
+                }
+                if (!is_dir_as(pw->pw_uid, pw->pw_gid, path)) {
+                        free(path);
+                        continue;
+                }
+                r = push(&n, pw->pw_uid, pw->pw_gid, path);
+                if (r < 0) {
+                        free(path);
+                        break;
+                }
+        }
+        endpwent();
+        if (r < 0) {
+                user_dirs_free(&n);
+                return r;
+        }
+        *d = n;
+        return 0;
+}
+
+void user_dirs_sources(const UserDirs *d, const char *root, RuleSources *ret) {
+        *ret = (RuleSources) {
+                .root = root,
+                .user_dirs = d->dirs,
+                .n_user_dirs = d->n,
+                .enter_user = user_fs_enter,
+                .leave_user = user_fs_leave,
+                .userdata = (void *) d,
+        };
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Per-user rule directories (~/.config/qos/apps.d): which users have one,
+ * and reading them with that user's file-system identity, so that qosd,
+ * running as root, never reads a file the user could not read. */
+#pragma once
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "rules.h"
+
+typedef struct UserDirs {
+        UserRuleDir *dirs;      /* dir strings owned */
+        gid_t *gids;            /* the primary group of each dir's user */
+        size_t n;
+} UserDirs;
+
+/* Every account with uid >= min_uid whose ~/.config/qos/apps.d exists
+ * (checked as that user). Replaces what *d held. */
+int user_dirs_collect(UserDirs *d, uid_t min_uid);
+void user_dirs_free(UserDirs *d);
+
+/* RuleSources.enter_user/leave_user: take and give back the user's
+ * file-system uid and gid (setfsuid/setfsgid, this thread only); userdata
+ * is the UserDirs the uid came from. */
+int user_fs_enter(uid_t uid, void *userdata);
+void user_fs_leave(uid_t uid, void *userdata);
+
+/* The loader sources for the system directories under root plus d. */
+void user_dirs_sources(const UserDirs *d, const char *root, RuleSources *ret);

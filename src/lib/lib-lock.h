@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The library's few locks, which fork() must not leave locked in the
+ * child: pthread_atfork() takes them all before a fork and releases them
+ * on both sides. Never hold two at once. */
+#pragma once
+
+typedef enum LibLock {
+        LIB_LOCK_ATTR,    /* the attribute table */
+        LIB_LOCK_HELD,    /* the threads with a held request */
+        LIB_LOCK_BUS,     /* the bus connection, held for a whole call */
+        _LIB_LOCK_MAX,
+} LibLock;
+
+void lib_lock(LibLock l);
+void lib_unlock(LibLock l);

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdbool.h>
+
+#include "broker-client.h"
+#include "class-relpri.h"
+#include "class-table.h"
+#include "held-requests.h"
+#include "kernel-caps.h"
+#include "qos/qos.h"
+#include "task-apply.h"
+#include "task-privilege.h"
+#include "thread-apply.h"
+
+/* The fast path: the kernel's word on the knobs that make the class
+ * (policy, nice, slice). A refused I/O priority or timer slack does not
+ * fail the request; nothing else on this path can be refused. */
+static int apply_direct(pid_t tid, const TaskAttr *cur, const TaskAttr *want, unsigned mask) {
+        const KernelCaps *caps = kernel_caps();
+        ApplyResult res;
+
+        int r = task_apply_attr_from(tid, cur, want, mask, &res);
+        if (r < 0)
+                return r;
+        unsigned identity = class_identity_knobs(caps);
+        for (Knob k = 0; k < _KNOB_MAX; k++)
+                if (res.failed & identity & KNOB_BIT(k))
+                        return res.error[k] == -EACCES ? -EPERM : res.error[k];
+        return 0;
+}
+
+static int apply_brokered(pid_t tid, QClass c, int relpri) {
+        QClass granted;
+        int r = broker_set_thread_class(tid, c, relpri, &granted);
+        if (r >= 0)
+                held_requests_set(tid, r == QOS_REQUEST_HELD);
+        return r;
+}
+
+int thread_apply_class(pid_t tid, bool self, QClass c, int relpri) {
+        const KernelCaps *caps = kernel_caps();
+        TaskAttr cur, want;
+        unsigned mask = KNOBS_ALL;
+        int r;
+
+        r = task_attr_read(tid, &cur);
+        if (r < 0)
+                return r;
+        if (task_attr_is_realtime(&cur))
+                return -EBUSY;
+        class_target_attr_relpri(c, relpri, caps, &want);
+        if (task_plan_own_change(&cur, self, &want, &mask))
+                return apply_brokered(tid, c, relpri);
+        if (!caps->privileged && held_requests_contains(tid)) {
+                /* qosd would raise it again later: tell qosd instead. If it
+                 * has gone meanwhile, so has its memory of the request. */
+                r = apply_brokered(tid, c, relpri);
+                if (r != -ENOTCONN)
+                        return r;
+                held_requests_set(tid, false);
+        }
+        return apply_direct(tid, &cur, &want, mask);
+}
+
+int thread_read_class(pid_t tid, QClass *ret_class, int *ret_relpri) {
+        TaskAttr a;
+        int r = task_attr_read(tid, &a);
+        if (r < 0)
+                return r;
+        /* Real-time and deadline threads match no class: unspecified. */
+        *ret_class = class_from_attr_relpri(&a, kernel_caps(), ret_relpri);
+        return 0;
+}
