@@ -155,9 +155,10 @@ __attribute__((constructor)) static void preload_init(void) {
                 errno = saved;
                 return;
         }
-        /* Probe the kernel now, while a throwaway thread is harmless (our
-         * pthread_create passes it through: not active yet). */
-        (void) kernel_caps();
+        /* Probe the kernel now, on this thread: a throwaway thread would
+         * have to be scheduled first, which on a busy machine takes
+         * milliseconds of the program's start. */
+        (void) kernel_caps_probed_on_caller();
         uint64_t t_caps = now_usec();
         atomic_store_explicit(&active, true, memory_order_release);
         if (pthread_atfork(NULL, NULL, on_fork_child) != 0)
