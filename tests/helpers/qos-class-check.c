@@ -25,18 +25,11 @@
 #include <time.h>
 #include <unistd.h>
 
-struct sched_attr_ {
-        uint32_t size, sched_policy;
-        uint64_t sched_flags;
-        int32_t sched_nice;
-        uint32_t sched_priority;
-        uint64_t sched_runtime, sched_deadline, sched_period;
-        uint32_t util_min, util_max;
-};
+#include "self-sched.h"
 
 static void report(const char *what) {
-        struct sched_attr_ a = { .size = sizeof a };
-        if (syscall(SYS_sched_getattr, 0, &a, sizeof a, 0) < 0) {
+        struct self_sched_attr a;
+        if (self_sched_getattr(&a) < 0) {
                 printf("%s error\n", what);
                 return;
         }

@@ -141,12 +141,13 @@ wait_view() { # tid expected message
 
 # What the kernel reports for a thread in CLASS, taken from a throwaway
 # process that qosctl run put in it: the reference the daemon must match.
-class_view() { # class
+# VIEW is kernel_view (the default) or sched_view.
+class_view() { # class [view]
         local p
         "$QOSCTL" run -c "$1" sleep 30 &
         p=$!
         wait_for grep -qx sleep "/proc/$p/comm" || fail "qosctl run did not start sleep"
-        kernel_view "$p"
+        "${2:-kernel_view}" "$p"
         kill "$p"
         wait "$p" 2>/dev/null || true
 }
@@ -275,15 +276,4 @@ sched_view() { # tid
                 [ "$k" = se.slice ] && slice=$v
         done <"/proc/$tid/sched"
         echo "${39} ${17} $slice"
-}
-
-# sched_view of a throwaway process in CLASS (see class_view).
-class_sched_view() { # class
-        local p
-        "$QOSCTL" run -c "$1" sleep 30 &
-        p=$!
-        wait_for grep -qx sleep "/proc/$p/comm" || fail "qosctl run did not start sleep"
-        sched_view "$p"
-        kill "$p"
-        wait "$p" 2>/dev/null || true
 }

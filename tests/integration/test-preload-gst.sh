@@ -18,10 +18,10 @@ qosd_root_init
 
 write_rule gst "$GST" user-initiated "videotestsrc*" user-interactive "queue*" background
 declare -A view=(
-        [user-interactive]=$(class_sched_view user-interactive)
-        [user-initiated]=$(class_sched_view user-initiated)
-        [background]=$(class_sched_view background)
-        [utility]=$(class_sched_view utility)
+        [user-interactive]=$(class_view user-interactive sched_view)
+        [user-initiated]=$(class_view user-initiated sched_view)
+        [background]=$(class_view background sched_view)
+        [utility]=$(class_view utility sched_view)
 )
 # Background is SCHED_IDLE with nice 19 and an 8 ms slice, set under
 # SCHED_BATCH first (see task-apply.c).
