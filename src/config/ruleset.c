@@ -216,6 +216,9 @@ static int ruleset_load_all(RuleSet *rs, const RuleSources *src, DiagList *diag)
                 r = conf_layout_add_file(&sys->layout, src->files[i], diag);
         if (r < 0)
                 return r;
+        /* Listing the directories is cheap; parsing is what costs. */
+        if (src->max_units > 0 && sys->layout.n_units > src->max_units)
+                return -E2BIG;
         r = scope_load(rs, sys, diag);
         if (r < 0)
                 return r;
