@@ -12,7 +12,8 @@
  * threads prints, in microseconds, p50/p99/max of pthread_create() -> class
  * seen by the thread, how many saw it at their first look (already applied
  * when their code began) and how many never did. exec prints p50/p99 of
- * one fork+exec+exit.
+ * one fork+exec+exit, and p50 of the child's own CPU time (user + system,
+ * from wait4()): what the program cost, whatever the machine's load.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -98,14 +100,21 @@ static int threads(size_t n, int want) {
         size_t ok = quantiles(lat, n, q);
         printf("threads %zu p50_us %.1f p99_us %.1f max_us %.1f at_first_look %zu never %zu\n", n, q[0], q[1],
                q[2], first, n - ok);
+        free(p);
+        free(lat);
         return 0;
 }
 
-static int execs(size_t n, char **argv) {
-        uint64_t *d = calloc(n, sizeof *d);
-        double q[3] = {};
+static uint64_t rusage_ns(const struct rusage *ru) {
+        return ((uint64_t) ru->ru_utime.tv_sec + (uint64_t) ru->ru_stime.tv_sec) * 1000000000ULL +
+               ((uint64_t) ru->ru_utime.tv_usec + (uint64_t) ru->ru_stime.tv_usec) * 1000ULL;
+}
 
-        if (!d)
+static int execs(size_t n, char **argv) {
+        uint64_t *d = calloc(n, sizeof *d), *cpu = calloc(n, sizeof *cpu);
+        double q[3] = {}, c[3] = {};
+
+        if (!d || !cpu)
                 return 1;
         for (size_t i = 0; i < n; i++) {
                 uint64_t t0 = now_ns();
@@ -116,11 +125,17 @@ static int execs(size_t n, char **argv) {
                         execv(argv[0], argv);
                         _exit(127);
                 }
-                waitpid(pid, NULL, 0);
+                struct rusage ru;
+                if (wait4(pid, NULL, 0, &ru) < 0)
+                        return 1;
                 d[i] = now_ns() - t0;
+                cpu[i] = rusage_ns(&ru);
         }
         quantiles(d, n, q);
-        printf("execs %zu p50_us %.1f p99_us %.1f\n", n, q[0], q[1]);
+        quantiles(cpu, n, c);
+        printf("execs %zu p50_us %.1f p99_us %.1f cpu_p50_us %.1f\n", n, q[0], q[1], c[0]);
+        free(d);
+        free(cpu);
         return 0;
 }
 

@@ -85,8 +85,9 @@ fi
 stop_qosd TERM
 part costs || exit 0
 
-# The constructor's own clock, from its diagnostics line: "... N us" at the
-# end of it (unmatched) or "total N us" (matched: load, kernel probe, apply).
+# The constructor's own clocks, from its diagnostics line: "total N us,
+# cpu M us" (unmatched: loading and matching; matched: also the kernel
+# probe and applying the class to the main thread).
 ctor() { # runs program...
         local n=$1 log=$TEST_TMP/ctor.log
         shift
@@ -94,8 +95,7 @@ ctor() { # runs program...
         for ((i = 0; i < n; i++)); do
                 "${PRE[@]}" "QOS_PRELOAD_DEBUG=$log" "$@" >/dev/null
         done
-        grep -Eo '(total |, )[0-9]+ us' "$log" | grep -Eo '[0-9]+' >"$TEST_TMP/ctor.us"
-        echo "$(median <"$TEST_TMP/ctor.us") $(p99 <"$TEST_TMP/ctor.us")"
+        echo "$(field cpu <"$log" | median) $(grep -o 'total [0-9]*' "$log" | field total | median)"
 }
 rss() { # program args: VmRSS of it after 0.3 s, kB
         local p
@@ -106,28 +106,32 @@ rss() { # program args: VmRSS of it after 0.3 s, kB
         kill "$p"
         wait "$p" 2>/dev/null || true
 }
-costs() { # label
-        local rules
-        rules=$(ls "$QOSD_ROOT/usr/share/qos/apps.d" "$QOSD_ROOT/etc/qos/apps.d" | grep -c '\.conf$')
-        read -r u50 u99 < <(ctor 300 /bin/true)
-        read -r m50 m99 < <(ctor 300 "$JOB" job 0)
-        # The driver is a copy no rule matches; runs alternate so that the
-        # machine's load falls on both alike.
+# exec+exit of /bin/true from a driver no rule matches, its CPU time (user +
+# system, wait4) p50 over 10 x 50 runs alternating with and without.
+exec_cpu() {
         : >"$TEST_TMP/e0" && : >"$TEST_TMP/e1"
         for ((i = 0; i < 10; i++)); do
-                "$DRIVER" exec 50 /bin/true | field p50_us >>"$TEST_TMP/e0"
-                "${PRE[@]}" "$DRIVER" exec 50 /bin/true | field p50_us >>"$TEST_TMP/e1"
+                "$DRIVER" exec 50 /bin/true | field cpu_p50_us >>"$TEST_TMP/e0"
+                "${PRE[@]}" "$DRIVER" exec 50 /bin/true | field cpu_p50_us >>"$TEST_TMP/e1"
         done
-        e0=$(median <"$TEST_TMP/e0") e1=$(median <"$TEST_TMP/e1")
-        r0=$(rss "$JOB" job 3000000)
-        r1=$(rss "${PRE[@]}" "$JOB" job 3000000)
-        printf "%-26s %6s %12s/%-7s %12s/%-7s %9s -> %-9s %7s -> %s\n" "$1" "$rules" "$u50" "$u99" "$m50" "$m99" \
-                "$e0" "$e1" "$r0" "$r1"
+        echo "$(median <"$TEST_TMP/e0") $(median <"$TEST_TMP/e1")"
+}
+costs() { # label
+        local files
+        files=$(ls "$QOSD_ROOT/usr/share/qos/apps.d" "$QOSD_ROOT/etc/qos/apps.d" | grep -c '\.conf$')
+        read -r ucpu uwall < <(ctor "${RUNS:-200}" /bin/true)
+        read -r mcpu mwall < <(ctor "${RUNS:-200}" "$JOB" job 0)
+        read -r e0 e1 < <(exec_cpu)
+        printf "%-34s %6s %9s %9s %9s %9s %9s -> %-9s %7s -> %s\n" "$1" "$files" "$ucpu" "$uwall" "$mcpu" "$mwall" \
+                "$e0" "$e1" "$(rss "$JOB" job 3000000)" "$(rss "${PRE[@]}" "$JOB" job 3000000)"
 }
 echo
-echo "== constructor: µs p50/p99 of 300 runs (its own clock); exec+exit of /bin/true,"
-echo "   median of 10 x p50 of 50, µs, without -> with the preload; RSS of a matched job, kB"
-printf "%-26s %6s %20s %20s %22s %16s\n" "" "files" "unmatched (true)" "matched (job)" "exec+exit /bin/true" "RSS matched"
+echo "== constructor: p50 µs of its CPU time and wall clock (unmatched /bin/true, matched job);"
+echo "   CPU time of one exec+exit of /bin/true, p50 µs, without -> with; RSS of a matched job, kB"
+printf "%-34s %6s %9s %9s %9s %9s %21s %17s\n" "" "files" "unm. cpu" "unm. wall" "match cpu" "match wall" \
+        "exec+exit cpu" "RSS"
 costs "shipped rules"
 bench/write-app-rules.py "$QOSD_ROOT/etc/qos/apps.d" 20000
-costs "+ 20,000 application files"
+costs "+ 20,000 files: left to qosd"
+PRE+=(QOS_PRELOAD_MAX_FILES=0)
+RUNS=30 costs "+ 20,000 files: loaded (no limit)"

@@ -42,7 +42,8 @@ static int preload_library(char **ret) {
         return *ret ? 0 : -ENOMEM;
 }
 
-/* Ours first; a preload the caller had already stays after it. */
+/* Ours after any the caller had: a sanitizer runtime, for one, must stay
+ * first, and a wrapper of pthread_create() before ours still reaches ours. */
 static int add_preload(bool verbose) {
         _cleanup_free_ char *lib = NULL, *value = NULL;
         const char *old = getenv("LD_PRELOAD");
@@ -53,7 +54,7 @@ static int add_preload(bool verbose) {
                         strerror(-r));
                 return EXIT_FAIL;
         }
-        if (asprintf(&value, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "") < 0 ||
+        if (asprintf(&value, "%s%s%s", old && *old ? old : "", old && *old ? ":" : "", lib) < 0 ||
             setenv("LD_PRELOAD", value, 1) < 0)
                 return EXIT_FAIL;
         if (verbose)

@@ -246,14 +246,18 @@ status_above() { # name value
         [ "$(qosd_status "$1")" -gt "$2" ]
 }
 
+# The ASan runtime that the sanitizer build's preload library needs (empty
+# in the plain build). It must come first in the initial library list of
+# whatever program the library is loaded into, instrumented or not.
+preload_runtime() {
+        ldd "${QOS_PRELOAD:?QOS_PRELOAD must point at libqos-preload.so}" | awk '/libasan/ { print $3 }'
+}
+
 # "LD_PRELOAD=..." that loads the preload library into a program (for env).
-# The sanitizer build's library needs the ASan runtime, which must come
-# first in the initial library list of whatever program it is loaded into,
-# instrumented or not; so it is preloaded first.
 preload_env() {
-        local lib=${QOS_PRELOAD:?QOS_PRELOAD must point at libqos-preload.so} asan
-        asan=$(ldd "$lib" | awk '/libasan/ { print $3 }')
-        echo "LD_PRELOAD=${asan:+$asan:}$lib"
+        local asan
+        asan=$(preload_runtime)
+        echo "LD_PRELOAD=${asan:+$asan:}$QOS_PRELOAD"
 }
 
 # "POLICY NICE SLICE_NS" of a thread in CLASS as sched_getattr() reports

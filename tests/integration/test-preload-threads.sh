@@ -72,6 +72,23 @@ assert_eq "$(grep '^created' <<<"$out")" "created $t_ui" "new thread of a reset-
 assert_eq "$(grep '^renamed' <<<"$out")" "renamed $t_bg" "renamed with PR_SET_NAME"
 ok "fork without exec and reset-on-fork threads get their class"
 
+# qosctl run --preload: the library beside qosctl in the build tree, after
+# whatever LD_PRELOAD the caller had; without -c the rules alone decide.
+out=$(env LD_PRELOAD="$(preload_runtime)" "QOS_ROOT=$QOSD_ROOT" "$QOSCTL" run --preload -v "$CHECK" thread bg-y)
+assert_contains "$out" "LD_PRELOAD=" "-v says what it preloads"
+assert_contains "$(grep LD_PRELOAD= <<<"$out")" "$(realpath "$QOS_PRELOAD")" "the build tree's library"
+assert_eq "$(grep '^created' <<<"$out")" "created $t_ui" "qosctl run --preload: new thread"
+assert_eq "$(grep '^renamed' <<<"$out")" "renamed $t_bg" "qosctl run --preload: renamed thread"
+ok "qosctl run --preload loads the library; the rules decide the classes"
+
+# More rule files than QOS_PRELOAD_MAX_FILES: the preload stays out of the
+# way (qosd alone applies them) and says so only when asked.
+: >"$TEST_TMP/limit.log"
+out=$("${pre[@]}" QOS_PRELOAD_MAX_FILES=1 "QOS_PRELOAD_DEBUG=$TEST_TMP/limit.log" "$CHECK" thread bg-z)
+assert_eq "$(grep '^created' <<<"$out")" "created $t_def" "above the file limit: untouched"
+assert_contains "$(cat "$TEST_TMP/limit.log")" "more than 1 rule files: left to qosd" "the limit is reported"
+ok "above QOS_PRELOAD_MAX_FILES the preload leaves the rules to qosd"
+
 # Silence: nothing on stdout or stderr unless asked, also with broken rules.
 printf '[Process]\nClass=nonsense\n' >"$QOSD_ROOT/etc/qos/apps.d/broken.conf"
 out=$(env "$(preload_env)" "QOS_ROOT=$QOSD_ROOT" "$CHECK" thread bg-x 2>&1)
