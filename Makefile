@@ -1,5 +1,5 @@
 # Thin wrapper so the README's commands stay short; meson does the work.
-.PHONY: all deps build demo check clean
+.PHONY: all deps build demo check check-kernels clean
 
 all: build
 
@@ -15,5 +15,8 @@ demo: build
 check:
 	@scripts/check.sh
 
+check-kernels:
+	@scripts/check-kernels.sh
+
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-kernels

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Install the Debian packages that building and testing qosd need; a no-op
-# when they are all there.
+# Install the Debian packages that building and testing qosd need (or the
+# packages named as arguments); a no-op when they are all there.
 set -euo pipefail
 
 packages=(
@@ -10,6 +10,7 @@ packages=(
         dbus-daemon systemd util-linux passwd procps python3
         gstreamer1.0-tools gstreamer1.0-plugins-base
 )
+[ $# -gt 0 ] && packages=("$@")
 
 missing=()
 for p in "${packages[@]}"; do

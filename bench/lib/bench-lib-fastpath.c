@@ -25,16 +25,7 @@
 
 #include <qos/qos.h>
 
-static uint64_t now_ns(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b) {
-        uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-        return x < y ? -1 : x > y;
-}
+#include "../bench-clock.h"
 
 static void row(const char *what, uint64_t *v, size_t n) {
         qsort(v, n, sizeof *v, cmp_u64);

@@ -322,6 +322,124 @@ int qos_attr_get_class(const pthread_attr_t *attr, qos_class_t *qos_class, int *
 int qos_pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start_routine)(void *),
                        void *arg);
 
+/* ------------------------------------------------------------------ */
+/* Overrides                                                           */
+
+/*
+ * An override raises a thread of this process to a class until it is
+ * ended: the mechanism behind performance inheritance (a thread waiting
+ * for another lends it its class), also usable on its own. A thread's
+ * *base* is what it had when its first override began; overrides nest and
+ * stack, the thread runs at the highest of its base class and every active
+ * override, and ending the last one restores the base exactly, knob by
+ * knob (also a setting that matches no class). An override below the
+ * thread's class changes nothing until the higher ones end. A class set
+ * with the qos_*_set_class() calls while overrides are active is replaced
+ * when the last one ends: set a thread's class while it has none.
+ *
+ * Privilege. With CAP_SYS_NICE libqos applies overrides itself. Without
+ * it, the calling thread lends its own class through qosd (the
+ * BeginOverride method): qosd checks that both threads belong to the
+ * caller, raises the thread to the lower of @qos_class and the caller's
+ * current class, and drops the override when either thread or the
+ * caller's bus connection goes away. That costs a bus round trip (see
+ * the README for figures), so unprivileged code should use it for
+ * contended, cross-class waits only - which is what qos_mutex_t does.
+ */
+typedef struct qos_override qos_override_t;
+
+/*
+ * qos_override_begin - raise a thread of this process to a class
+ * @tid: the thread (gettid(2)), which may be the caller
+ * @qos_class: any class but QOS_CLASS_UNSPECIFIED
+ * @ret: the handle to end the override with
+ *
+ * Returns 0, -EINVAL (bad class or NULL @ret), -ESRCH (no such thread in
+ * this process), -EBUSY (a real-time thread), -ENOMEM, or, without
+ * CAP_SYS_NICE, the errors of qos_self_set_class() for a request to qosd.
+ */
+int qos_override_begin(pid_t tid, qos_class_t qos_class, qos_override_t **ret);
+
+/*
+ * qos_pthread_override_begin - qos_override_begin() for a pthread_t
+ */
+int qos_pthread_override_begin(pthread_t thread, qos_class_t qos_class, qos_override_t **ret);
+
+/*
+ * qos_override_end - end an override and free its handle
+ *
+ * Ending overrides in any order is fine. Returns 0, or -ESRCH if the
+ * thread has exited meanwhile (through qosd: also if qosd has restarted
+ * since; the handle is freed all the same and nothing is left behind), or
+ * the error of restoring the base or of the call to qosd.
+ */
+int qos_override_end(qos_override_t *override);
+
+/* ------------------------------------------------------------------ */
+/* A mutex that lends its waiters' class to its owner                  */
+
+/*
+ * qos_mutex_t - a process-private mutex with performance inheritance
+ *
+ * Its word holds the owner's TID and a waiters bit. Lock and unlock
+ * without contention are one atomic instruction each and no system call.
+ * A thread that has to wait, and whose class is above the owner's, begins
+ * an override of the owner at its own class before it sleeps; the owner's
+ * unlock ends every override lent to it through this mutex, also those of
+ * waiters that have timed out meanwhile. If the owner is itself waiting
+ * on another qos_mutex_t, the class is lent along the chain, at most
+ * QOS_MUTEX_CHAIN_MAX owners deep (a deadlock cycle therefore ends too).
+ *
+ * Not recursive, not robust (a thread that exits holding one leaves it
+ * locked, and what was lent to it with it), not process-shared. Unlocking
+ * a mutex the caller does not hold is undefined, as for
+ * PTHREAD_MUTEX_NORMAL. Initialise with QOS_MUTEX_INITIALIZER or
+ * qos_mutex_init(). Functions return 0 or a negative errno code.
+ */
+typedef struct qos_mutex {
+        unsigned int __word;
+        unsigned int __reserved;
+        void *__lent;
+} qos_mutex_t;
+
+#define QOS_MUTEX_INITIALIZER { 0, 0, 0 }
+#define QOS_MUTEX_CHAIN_MAX 8
+
+int qos_mutex_init(qos_mutex_t *mutex);
+/* -EBUSY if it is locked. */
+int qos_mutex_destroy(qos_mutex_t *mutex);
+/* -EDEADLK if the caller holds it already. */
+int qos_mutex_lock(qos_mutex_t *mutex);
+/* -EBUSY if another thread holds it; never waits, never lends. */
+int qos_mutex_trylock(qos_mutex_t *mutex);
+/* Waits until @abstime (CLOCK_REALTIME, as pthread_mutex_timedlock(3));
+ * -ETIMEDOUT then, -EINVAL for a bad @abstime. What the caller lent
+ * stays with the owner until it unlocks. */
+int qos_mutex_timedlock(qos_mutex_t *mutex, const struct timespec *abstime);
+int qos_mutex_unlock(qos_mutex_t *mutex);
+
+/*
+ * qos_cond_t - a condition variable for qos_mutex_t
+ *
+ * pthread_cond_t's contract: wait atomically releases the mutex and
+ * sleeps until signalled (or spuriously), then locks the mutex again,
+ * lending as qos_mutex_lock() does. Process-private; CLOCK_REALTIME.
+ */
+typedef struct qos_cond {
+        unsigned int __seq;
+        unsigned int __reserved;
+} qos_cond_t;
+
+#define QOS_COND_INITIALIZER { 0, 0 }
+
+int qos_cond_init(qos_cond_t *cond);
+int qos_cond_destroy(qos_cond_t *cond);
+int qos_cond_wait(qos_cond_t *cond, qos_mutex_t *mutex);
+/* -ETIMEDOUT at @abstime, with the mutex locked again. */
+int qos_cond_timedwait(qos_cond_t *cond, qos_mutex_t *mutex, const struct timespec *abstime);
+int qos_cond_signal(qos_cond_t *cond);
+int qos_cond_broadcast(qos_cond_t *cond);
+
 #ifdef __cplusplus
 }
 #endif

@@ -50,6 +50,33 @@ int cli_bus_call(const char *interface, const char *method, sd_bus_message **rep
         return 0;
 }
 
+int cli_bus_call_pids(const char *method, const pid_t *pids, size_t n, sd_bus_message **reply) {
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        sd_bus_message *call = NULL;
+        sd_bus *bus = NULL;
+        int r;
+
+        r = sd_bus_open_system(&bus);
+        if (r < 0) {
+                fprintf(stderr, "qosctl: cannot connect to the system bus: %s\n", strerror(-r));
+                return EXIT_NODAEMON;
+        }
+        _Static_assert(sizeof(pid_t) == sizeof(int32_t), "D-Bus \"ai\" is pid_t[]");
+        r = sd_bus_message_new_method_call(bus, &call, QOS_BUS_NAME, QOS_BUS_PATH, QOS_BUS_INTERFACE, method);
+        if (r >= 0)
+                r = sd_bus_message_append_array(call, 'i', pids, n * sizeof *pids);
+        if (r >= 0)
+                r = sd_bus_call(bus, call, 0, &error, reply);
+        sd_bus_message_unref(call);
+        sd_bus_unref(bus);
+        if (r < 0) {
+                r = error_exit_code(method, &error, r);
+                sd_bus_error_free(&error);
+                return r;
+        }
+        return 0;
+}
+
 int cli_parse_help_only(int argc, char **argv, void (*help)(void)) {
         static const struct option opts[] = {
                 { "help", no_argument, NULL, 'h' },

@@ -3,6 +3,8 @@
  * by the subcommands that ask the daemon. Honours $DBUS_SYSTEM_BUS_ADDRESS. */
 #pragma once
 
+#include <stddef.h>
+#include <sys/types.h>
 #include <systemd/sd-bus.h>
 
 #include "bus-protocol.h"
@@ -13,6 +15,9 @@
  * permission) and returns the matching exit code; 0 with *reply set. */
 int cli_bus_call(const char *interface, const char *method, sd_bus_message **reply,
                  const char *types, ...);
+
+/* The same for a method whose only argument is an array of PIDs ("ai"). */
+int cli_bus_call_pids(const char *method, const pid_t *pids, size_t n, sd_bus_message **reply);
 
 /* getopt for subcommands whose only option is --help. Returns -1 when done
  * (optind at the first operand), else the exit code to return. */

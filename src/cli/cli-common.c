@@ -9,6 +9,7 @@
 
 #include "class-table.h"
 #include "cli.h"
+#include "group.h"
 #include "kernel-caps.h"
 #include "proc.h"
 
@@ -98,6 +99,24 @@ static bool owned_by_other_user(pid_t tid) {
         return proc_uid(tid, &uid) >= 0 && uid != getuid();
 }
 
+/* The group is not part of a class's identity: a thread outside its
+ * class's group is still in the class, its effect is only limited to the
+ * group it is in. So this is a notice with the reason, never a failure. */
+static void report_group_error(pid_t tid, int e, QClass c) {
+        char where[512];
+
+        if (e == -EPERM || e == -EACCES)
+                fprintf(stderr,
+                        "qosctl: thread %d: group not set: moving a thread between cpu cgroups needs root "
+                        "(or qosd); %s acts only within the group the thread is in%s\n",
+                        (int) tid, qclass_to_string(c), kernel_caps()->cgroup.autogroup ? " (its session)" : "");
+        else if (e == -EBUSY && group_describe(tid, c, where, sizeof where) >= 0)
+                fprintf(stderr, "qosctl: thread %d: group not set: %s\n", (int) tid, where);
+        else
+                fprintf(stderr, "qosctl: thread %d: group not set: %s\n", (int) tid,
+                        e == -EOPNOTSUPP ? "the kernel accepted it but did not apply it" : strerror(-e));
+}
+
 int cli_report_apply_error(pid_t tid, int r, const ApplyResult *res, QClass c) {
         if (r == -ESRCH) {
                 fprintf(stderr, "qosctl: no such process or thread: %d\n", (int) tid);
@@ -127,6 +146,10 @@ int cli_report_apply_error(pid_t tid, int r, const ApplyResult *res, QClass c) {
                 int e = res->error[k];
                 if (identity & KNOB_BIT(k))
                         denied |= e == -EPERM || e == -EACCES;
+                if (k == KNOB_GROUP) {
+                        report_group_error(tid, e, c);
+                        continue;
+                }
                 fprintf(stderr, "qosctl: thread %d: %s not set: %s%s\n", (int) tid, knob_to_string(k),
                         e == -EOPNOTSUPP ? "the kernel accepted it but did not apply it" : strerror(-e),
                         k == KNOB_TIMER_SLACK && e == -EPERM && tid != gettid()
@@ -149,7 +172,7 @@ int cli_report_apply_error(pid_t tid, int r, const ApplyResult *res, QClass c) {
 }
 
 void cli_print_changes(pid_t tid, const char *comm, const ApplyResult *res) {
-        char a[32], b[32];
+        char a[TASK_ATTR_VALUE_MAX], b[TASK_ATTR_VALUE_MAX];
         printf("%d (%s):", (int) tid, comm);
         if (res->changed == 0 && !(res->before.reset_on_fork != res->after.reset_on_fork))
                 printf(" unchanged");

@@ -76,3 +76,4 @@ int cmd_explain(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_reload(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_foreground(int argc, char **argv);

@@ -8,6 +8,7 @@
 
 #include "class-table.h"
 #include "cli.h"
+#include "group.h"
 #include "kernel-caps.h"
 
 static void print_header(const KernelCaps *caps) {
@@ -21,6 +22,18 @@ static void print_header(const KernelCaps *caps) {
         printf("kernel %s, %ld CPUs, default slice %s, caller %s\n\n", u.release,
                sysconf(_SC_NPROCESSORS_ONLN), slice,
                caps->privileged ? "privileged (may raise classes)" : "unprivileged (may only lower classes)");
+}
+
+/* Where the group knob acts, and what threads without a group compete as. */
+static void print_groups(const KernelCaps *caps) {
+        char where[CGROUP_MOUNT_MAX + 96];
+
+        printf("\ngroups: %s", cgroup_caps_describe(&caps->cgroup, where, sizeof where));
+        if (caps->supported[KNOB_GROUP])
+                printf(", as %s/%s.<class>", caps->cgroup.mount, group_prefix());
+        printf("\nautogroup: %s\n",
+               caps->cgroup.autogroup ? "on: a thread outside a group competes as part of its session"
+                                      : "off: a thread outside a group competes with every thread");
 }
 
 int cmd_classes(int argc, char **argv) {
@@ -66,5 +79,6 @@ int cmd_classes(int argc, char **argv) {
         for (QClass q = _QCLASS_MAX - 1; q > QCLASS_UNSPECIFIED; q--)
                 printf(" %-17s", class_knobs(q)->reset_on_fork ? "reset" : "inherited");
         printf(" %s\n", "reset-on-fork: children start at utility");
+        print_groups(caps);
         return EXIT_OK;
 }

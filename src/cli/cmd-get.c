@@ -6,6 +6,7 @@
 
 #include "class-table.h"
 #include "cli.h"
+#include "group.h"
 #include "kernel-caps.h"
 #include "macro.h"
 #include "proc.h"
@@ -13,7 +14,9 @@
 static void help(void) {
         printf("Usage: qosctl get -p TID [-a]\n\n"
                "Show the class of thread TID and the knobs it has now.\n"
-               "A thread whose settings match no class shows as 'custom'.\n\n"
+               "A thread whose settings match no class shows as 'custom'. GROUP is the cpu\n"
+               "cgroup it competes in: qosd's group for its class, its session's autogroup\n"
+               "(root), or another manager's cgroup (foreign:PATH), which qosd leaves alone.\n\n"
                "  -p, --pid TID      the thread, or with -a the process\n"
                "  -a, --all-tasks    every thread of the process\n"
                "  -h, --help         show this help\n");
@@ -25,13 +28,26 @@ static void print_header(void) {
         printf("%-8s %-16s %-17s", "TID", "COMM", "CLASS");
         for (size_t i = 0; i < ELEMENTSOF(shown); i++)
                 printf(" %-9s", knob_to_string(shown[i]));
-        printf(" %s\n", "on-fork");
+        printf(" %-8s %s\n", "on-fork", "group");
+}
+
+/* The group column: a foreign cgroup is shown with its path, the one
+ * thing a user needs to find who manages it. */
+static const char *format_group(pid_t tid, const TaskAttr *a, char *buf, size_t size) {
+        _cleanup_free_ char *path = NULL;
+        if (!kernel_caps()->supported[KNOB_GROUP])
+                return "n/a";
+        if (a->group_foreign && group_locate(tid, NULL, NULL, &path) >= 0) {
+                snprintf(buf, size, "foreign:%s", path);
+                return buf;
+        }
+        return task_attr_format_knob(a, KNOB_GROUP, buf, size);
 }
 
 /* Returns 0, or -ESRCH if the thread is gone. */
 static int print_thread(pid_t tid) {
         const KernelCaps *caps = kernel_caps();
-        char comm[PROC_COMM_MAX] = "?", buf[32];
+        char comm[PROC_COMM_MAX] = "?", buf[32], group[256];
         TaskAttr a;
         int r;
 
@@ -47,7 +63,7 @@ static int print_thread(pid_t tid) {
                 else
                         printf(" %-9s", task_attr_format_knob(&a, shown[i], buf, sizeof buf));
         }
-        printf(" %s\n", a.reset_on_fork ? "reset" : "inherit");
+        printf(" %-8s %s\n", a.reset_on_fork ? "reset" : "inherit", format_group(tid, &a, group, sizeof group));
         return 0;
 }
 

@@ -20,6 +20,7 @@ static const CliCommand commands[] = {
         { "status", cmd_status, "what qosd is doing: rules, threads, events, reloads" },
         { "reload", cmd_reload, "have qosd load the rules again" },
         { "profile", cmd_profile, "show or switch the system-wide scheduler profile" },
+        { "foreground", cmd_foreground, "show or set the processes in the foreground" },
 };
 
 static void help(FILE *f) {

@@ -48,6 +48,11 @@ typedef struct AppRule {
         bool implicit_match;    /* no Match keys: Executable= the name */
         ClassSetting process;
         ClassSetting max;
+        /* [Limits] AllowInteractiveInBackground=yes: user-interactive from
+         * these rules is not held outside the foreground. Kept only when
+         * the line is in the admin directory (ruleset.c). */
+        bool interactive_exempt;
+        RuleOrigin exempt_origin;
         ThreadRule *threads;
         size_t n_threads;
         GlobIndex thread_index; /* built by app_rule_finalize() */

@@ -56,6 +56,7 @@ typedef int (*key_apply)(IniState *st, int arg, const char *value, RuleOrigin o)
 
 static int apply_match(IniState *st, int kind, const char *value, RuleOrigin o);
 static int apply_class(IniState *st, int unused, const char *value, RuleOrigin o);
+static int apply_exempt(IniState *st, int unused, const char *value, RuleOrigin o);
 
 static const struct {
         SectionKind section;
@@ -69,6 +70,7 @@ static const struct {
         { SECTION_PROCESS, "Class", apply_class, 0 },
         { SECTION_THREAD, "Class", apply_class, 0 },
         { SECTION_LIMITS, "MaxClass", apply_class, 0 },
+        { SECTION_LIMITS, "AllowInteractiveInBackground", apply_exempt, 0 },
 };
 
 static const char *section_name(SectionKind k) {
@@ -93,6 +95,24 @@ static int apply_match(IniState *st, int kind, const char *value, RuleOrigin o) 
         if (kind == MATCH_CGROUP && *value && !strchr("/*?[", value[0]))
                 report(st, LOG_WARNING, o.line, "Cgroup=%s never matches: cgroup paths start with '/'", value);
         return app_rule_add_match(st->app, (MatchKind) kind, value, o);
+}
+
+static int apply_exempt(IniState *st, int unused, const char *value, RuleOrigin o) {
+        static const char *const yes[] = { "yes", "true", "on", "1" }, *const no[] = { "no", "false", "off", "0", "" };
+        for (size_t i = 0; i < ELEMENTSOF(yes); i++)
+                if (strcasecmp(value, yes[i]) == 0) {
+                        st->app->interactive_exempt = true;
+                        st->app->exempt_origin = o;
+                        return 0;
+                }
+        for (size_t i = 0; i < ELEMENTSOF(no); i++)
+                if (strcasecmp(value, no[i]) == 0) {
+                        st->app->interactive_exempt = false;
+                        st->app->exempt_origin = o;
+                        return 0;
+                }
+        report(st, LOG_ERR, o.line, "AllowInteractiveInBackground=%s is not a boolean (yes or no)", value);
+        return 0;
 }
 
 static ClassSetting *current_class_setting(IniState *st) {

@@ -170,6 +170,7 @@ int ruleset_match(const RuleSet *rs, const ProcessInfo *proc, const char *thread
         const ThreadRule *t = thread_name ? app_rule_match_thread(decide, thread_name) : NULL;
         const ClassSetting *c = t ? &t->class : &decide->process;
         ret->app = decide->name;
+        ret->interactive_exempt = decide->interactive_exempt;
         ret->thread_rule = t != NULL;
         ret->requested = c->class;
         ret->origin = c->origin;

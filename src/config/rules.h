@@ -38,6 +38,7 @@ typedef struct MatchResult {
         bool user_rule;         /* came from the process owner's own directory */
         QClass requested;       /* what the Class= line asked for, before the cap */
         RuleOrigin limit_origin; /* the MaxClass= line in force (path NULL: none) */
+        bool interactive_exempt; /* AllowInteractiveInBackground=yes in the admin directory */
 } MatchResult;
 
 /* One error or warning found while loading. */
@@ -98,17 +99,17 @@ typedef struct RuleSources {
         int (*enter_user)(uid_t uid, void *userdata);
         void (*leave_user)(uid_t uid, void *userdata);
         void *userdata;
-        /* More files (units) than this in the system directories, and the
-         * load stops with -E2BIG before parsing any: for a caller that
-         * loads in every process it enters (the preload). 0: no limit. */
-        size_t max_units;
+        /* More entries than this in the system directories, and the load
+         * stops with -E2BIG before it lists or parses them: for a caller
+         * that loads in every process it enters (the preload). 0: none. */
+        size_t max_entries;
 } RuleSources;
 
 typedef struct RuleSet RuleSet;
 
 /* Load everything. Broken files and lines are reported in diag (file:line)
  * and skipped; the rest loads. Fails only on out-of-memory, or with -E2BIG
- * beyond src->max_units. */
+ * beyond src->max_entries. */
 int ruleset_load(const RuleSources *src, RuleSet **ret, DiagList *diag);
 RuleSet *ruleset_free(RuleSet *rs);
 /* Rules loaded: one for each application, one for each [Thread:] section

@@ -25,6 +25,7 @@ struct RuleSet {
         size_t n_scopes;
         char **dirs;            /* the system directories, lowest first */
         size_t n_dirs;
+        bool standard_dirs;     /* dirs are vendor, admin, runtime */
         size_t n_rules;
         size_t n_files;
 };

@@ -11,6 +11,27 @@
 #include "ruleset-internal.h"
 #include "schedqos-json.h"
 
+/* The admin directory, the only one whose files may exempt an application
+ * from the foreground gate: vendors and users could otherwise give every
+ * program user-interactive while the user looks elsewhere. NULL when the
+ * directories are not the standard three (qosctl check FILE...). */
+static const char *admin_dir(const RuleSet *rs) {
+        return rs->standard_dirs && rs->n_dirs > 1 ? rs->dirs[1] : NULL;
+}
+
+static int check_exempt(const RuleSet *rs, AppRule *app, DiagList *diag) {
+        const char *admin = admin_dir(rs);
+        size_t n = admin ? strlen(admin) : 0;
+        const char *path = app->exempt_origin.path;
+        if (!app->interactive_exempt || !admin)
+                return 0; /* files or directories named by hand: only qosd's load judges */
+        if (admin && path && strncmp(path, admin, n) == 0 && path[n] == '/') /* its files and drop-ins */
+                return 0;
+        app->interactive_exempt = false;
+        return diag_add(diag, LOG_WARNING, path ?: "?", app->exempt_origin.line,
+                        "AllowInteractiveInBackground= is honoured only in %s; ignored", admin);
+}
+
 static int load_unit(RuleSet *rs, Scope *s, const ConfUnit *u, DiagList *diag) {
         size_t first = s->apps.n;
         int r;
@@ -38,6 +59,9 @@ static int load_unit(RuleSet *rs, Scope *s, const ConfUnit *u, DiagList *diag) {
         for (size_t i = first; i < s->apps.n; i++) {
                 AppRule *app = &s->apps.items[i];
                 app->level = u->top_level;
+                r = check_exempt(rs, app, diag);
+                if (r < 0)
+                        return r;
                 r = app_rule_finalize(app, diag);
                 if (r < 0)
                         return r;
@@ -111,6 +135,7 @@ static int system_dirs(RuleSet *rs, const RuleSources *src) {
         static const char *const defaults[] = { QOS_VENDOR_DIR, QOS_ADMIN_DIR, QOS_RUNTIME_DIR };
         size_t n = src->dirs ? src->n_dirs : (src->files ? 0 : ELEMENTSOF(defaults));
 
+        rs->standard_dirs = !src->dirs && !src->files;
         rs->dirs = calloc(n ? n : 1, sizeof *rs->dirs);
         if (!rs->dirs)
                 return -ENOMEM;
@@ -211,14 +236,16 @@ static int ruleset_load_all(RuleSet *rs, const RuleSources *src, DiagList *diag)
         r = push_scope(rs, &sys);
         if (r < 0)
                 return r;
+        /* Counting stops at the limit: far cheaper than the layout, which
+         * stats every file that wins. */
+        if (src->max_entries > 0 &&
+            conf_dirs_exceed((const char *const *) rs->dirs, rs->n_dirs, src->max_entries))
+                return -E2BIG;
         r = conf_layout_build(&sys->layout, (const char *const *) rs->dirs, rs->n_dirs, diag);
         for (size_t i = 0; i < src->n_files && r >= 0; i++)
                 r = conf_layout_add_file(&sys->layout, src->files[i], diag);
         if (r < 0)
                 return r;
-        /* Listing the directories is cheap; parsing is what costs. */
-        if (src->max_units > 0 && sys->layout.n_units > src->max_units)
-                return -E2BIG;
         r = scope_load(rs, sys, diag);
         if (r < 0)
                 return r;

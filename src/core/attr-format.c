@@ -10,7 +10,7 @@ const char *task_attr_format(const TaskAttr *a, unsigned mask, char *buf, size_t
 
         buf[0] = '\0';
         for (Knob k = 0; k < _KNOB_MAX && len < size; k++) {
-                char v[32];
+                char v[TASK_ATTR_VALUE_MAX];
                 if (!(mask & KNOB_BIT(k)) || !caps->supported[k])
                         continue;
                 int n = snprintf(buf + len, size - len, "%s%s=%s", len ? " " : "", knob_to_string(k),

@@ -14,6 +14,16 @@
 #define QOS_BUS_METHOD_SET_THREAD_CLASS "SetThreadClass"
 #define QOS_BUS_SIGNATURE_SET_THREAD_CLASS "itsi"
 
+/* BeginOverride(i waiter_tid, t waiter_start, i owner_tid, t owner_start, s class)
+ *   -> (t override_id, s lent_class)
+ * EndOverride(t override_id) -> ()
+ * The caller lends the owner the lower of class and the waiter's current
+ * class; both threads must be the caller's. See data/org.qosd.QoS1.Broker.md. */
+#define QOS_BUS_METHOD_BEGIN_OVERRIDE "BeginOverride"
+#define QOS_BUS_SIGNATURE_BEGIN_OVERRIDE "itits"
+#define QOS_BUS_METHOD_END_OVERRIDE "EndOverride"
+#define QOS_BUS_SIGNATURE_END_OVERRIDE "t"
+
 #define QOS_BUS_ERROR_NO_SUCH_TASK "org.qosd.QoS1.Error.NoSuchTask"
 #define QOS_BUS_ERROR_INVALID_CONFIG "org.qosd.QoS1.Error.InvalidConfig"
 #define QOS_BUS_ERROR_PROFILE "org.qosd.QoS1.Error.Profile"

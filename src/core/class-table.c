@@ -38,6 +38,28 @@
  *   stay background.
  * uclamp and ramp-up are not in this kernel; their values are kept so a
  *   kernel that has them gets them.
+ *
+ * Groups (group.h): per-thread knobs act only inside the thread's group,
+ * and with autogroup every session is one, with an equal share. Hogs at
+ * SCHED_IDLE in their own sessions left the frame loop at ~11 ms, as if
+ * untouched; the same hogs in a cpu.idle group gave ~3.1-4.1 ms. So:
+ * background: an idle group. The kernel runs it only when no other group
+ *   at the root wants the CPU, which is SCHED_IDLE across sessions.
+ *   Weight 1 is the fallback where cpu.idle is missing (before 5.15).
+ * user-interactive, user-initiated: weights 1000 and 300 where a session
+ *   has 100. Against other applications the group's weight is what counts,
+ *   not the thread's nice: 10x and 3x a session, the ratios nice -10 and
+ *   -5 give within a group, and bounded: a runaway user-interactive thread
+ *   takes at most 1000/(1000 + 100n) of the CPU from n busy sessions. A
+ *   moved thread leaves its session's autogroup (autogroup applies only in
+ *   the root cgroup) and competes at the root with every session.
+ * Real-time budgets (v1 with CONFIG_RT_GROUP_SCHED, as here): a group
+ *   without one refuses SCHED_FIFO/RR to its threads, so rtkit could no
+ *   longer make an audio thread real-time, nor an admin chrt a background
+ *   one, once qosd had moved it. 50%, 20% and 10% of each CPU: the most
+ *   for the class audio threads are in, and together within the root's
+ *   95% with room left for other managers.
+ * utility: no group. Its threads stay where the kernel put them.
  */
 static const ClassKnobs class_table[_QCLASS_MAX] = {
         [QCLASS_USER_INTERACTIVE] = {
@@ -50,6 +72,8 @@ static const ClassKnobs class_table[_QCLASS_MAX] = {
                 .ioprio = IOPRIO_VALUE(IOPRIO_CLASS_BE_, 0),
                 .timer_slack_ns = US(10),
                 .reset_on_fork = true,
+                .group_weight = 1000,
+                .group_rt_pct = 50,
         },
         [QCLASS_USER_INITIATED] = {
                 .policy = SCHED_OTHER,
@@ -61,6 +85,8 @@ static const ClassKnobs class_table[_QCLASS_MAX] = {
                 .ioprio = IOPRIO_VALUE(IOPRIO_CLASS_BE_, 2),
                 .timer_slack_ns = US(50),
                 .reset_on_fork = true,
+                .group_weight = 300,
+                .group_rt_pct = 20,
         },
         [QCLASS_UTILITY] = {
                 .policy = SCHED_OTHER,
@@ -83,6 +109,9 @@ static const ClassKnobs class_table[_QCLASS_MAX] = {
                 .ioprio = IOPRIO_VALUE(IOPRIO_CLASS_IDLE_, 0),
                 .timer_slack_ns = MS(10),
                 .reset_on_fork = false,
+                .group_weight = 1,
+                .group_idle = true,
+                .group_rt_pct = 10,
         },
 };
 
@@ -90,6 +119,11 @@ const ClassKnobs *class_knobs(QClass c) {
         if (!qclass_is_valid(c))
                 return NULL;
         return &class_table[c];
+}
+
+bool class_has_group(QClass c) {
+        const ClassKnobs *k = class_knobs(c);
+        return k && (k->group_weight > 0 || k->group_idle);
 }
 
 void class_target_attr(QClass c, const KernelCaps *caps, TaskAttr *ret) {
@@ -104,6 +138,7 @@ void class_target_attr(QClass c, const KernelCaps *caps, TaskAttr *ret) {
                 .uclamp_max = caps->supported[KNOB_UCLAMP] ? k->uclamp_max : 1024,
                 .ioprio = k->ioprio,
                 .timer_slack_ns = k->timer_slack_ns,
+                .group = caps->supported[KNOB_GROUP] && class_has_group(c) ? c : QCLASS_UNSPECIFIED,
         };
 }
 
@@ -138,6 +173,14 @@ const char *class_format_knob(QClass c, Knob k, char *buf, size_t size) {
                 return buf;
         case KNOB_RAMPUP:
                 snprintf(buf, size, "%u%%", ck->rampup_pct);
+                return buf;
+        case KNOB_GROUP:
+                if (ck->group_idle)
+                        snprintf(buf, size, "idle");
+                else if (ck->group_weight)
+                        snprintf(buf, size, "weight %u", ck->group_weight);
+                else
+                        snprintf(buf, size, "none");
                 return buf;
         default: {
                 TaskAttr t = {

@@ -20,10 +20,18 @@ typedef struct ClassKnobs {
         int ioprio;               /* IOPRIO_VALUE(class, level); 0: none, follows nice */
         uint64_t timer_slack_ns;  /* 50000 is the kernel's default */
         bool reset_on_fork;       /* children start at the kernel default, not this class */
+        /* The class's own cpu cgroup (group.h), which orders it against
+         * other applications: */
+        unsigned group_weight;    /* cpu.weight units: 100 is one session's share; 0: no group */
+        bool group_idle;          /* cpu.idle: the group runs only when no other wants the CPU */
+        unsigned group_rt_pct;    /* real-time budget (v1 cpu.rt_runtime_us), % of each CPU */
 } ClassKnobs;
 
 /* The knobs of a valid class; NULL for QCLASS_UNSPECIFIED or out of range. */
 const ClassKnobs *class_knobs(QClass c);
+
+/* True if class c has a group of its own (a weight or idle). */
+bool class_has_group(QClass c);
 
 /* The attributes a thread has once class c is applied on a kernel with caps:
  * knobs the kernel lacks take the value the thread reads back there. */

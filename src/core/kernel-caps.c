@@ -31,8 +31,9 @@ static int set_and_read_back(pid_t tid, const struct qos_sched_attr *a, struct q
 
 /* kthreadd never has a custom slice, and any caller may read its attributes:
  * on 6.12+ sched_getattr reports its slice, which is the default; older
- * kernels report 0 there. */
-static uint64_t kthreadd_slice(void) {
+ * kernels, which have no custom slices, report 0 there. -ESRCH where PID 2
+ * is not kthreadd (a PID namespace). */
+static int kthreadd_slice(uint64_t *ret) {
         struct qos_sched_attr a;
         char comm[32] = "";
         FILE *f = fopen("/proc/2/comm", "re");
@@ -42,8 +43,9 @@ static uint64_t kthreadd_slice(void) {
                 fclose(f);
         }
         if (strcmp(comm, "kthreadd\n") != 0 || sys_sched_getattr(2, &a) < 0)
-                return 0;
-        return a.sched_runtime;
+                return -ESRCH;
+        *ret = a.sched_runtime;
+        return 0;
 }
 
 /* Try a slice on the probe thread and read it back. SCHED_IDLE ignores
@@ -61,9 +63,15 @@ static void probe_slice(KernelCaps *caps) {
                 a = (struct qos_sched_attr) { .sched_policy = SCHED_BATCH, .sched_nice = cur.sched_nice };
                 r = sys_sched_setattr(self, &a);
                 if (r == -EPERM) {
-                        caps->default_slice_ns = kthreadd_slice();
-                        caps->supported[KNOB_SLICE] = caps->default_slice_ns != 0;
-                        caps->error[KNOB_SLICE] = caps->default_slice_ns ? 0 : -EPERM;
+                        /* Only a kernel without custom slices reports none
+                         * for kthreadd (6.1 must not read as "needs privilege"). */
+                        r = kthreadd_slice(&caps->default_slice_ns);
+                        if (r < 0)
+                                r = -EPERM;
+                        else if (caps->default_slice_ns == 0)
+                                r = -EOPNOTSUPP;
+                        caps->supported[KNOB_SLICE] = r >= 0;
+                        caps->error[KNOB_SLICE] = r < 0 ? r : 0;
                         return;
                 }
                 if (r < 0)
@@ -155,6 +163,11 @@ void kernel_caps_probe(KernelCaps *caps) {
 
         *caps = (KernelCaps) {};
         caps->privileged = has_cap_sys_nice();
+        /* Found from the mount table and the files: creating a group to try
+         * needs root, and the values are read back when a group is made. */
+        cgroup_caps_probe(&caps->cgroup);
+        caps->supported[KNOB_GROUP] = caps->cgroup.backend != CGROUP_BACKEND_NONE;
+        caps->error[KNOB_GROUP] = caps->supported[KNOB_GROUP] ? 0 : -EOPNOTSUPP;
         /* Probe on a throwaway thread so that the caller's own attributes
          * are never touched, even for a moment. */
         if (pthread_create(&t, NULL, probe_thread, caps) == 0)
@@ -212,6 +225,8 @@ const char *kernel_caps_reason(const KernelCaps *caps, Knob k) {
                 return "supported";
         if (k == KNOB_RAMPUP)
                 return "no kernel interface yet";
+        if (k == KNOB_GROUP)
+                return cgroup_missing_to_string(caps->cgroup.missing);
         switch (-caps->error[k]) {
         case EOPNOTSUPP:
                 return k == KNOB_SLICE ? "kernel ignores sched_runtime (no EEVDF custom slices)"

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cgroup-probe.h"
 #include "knob.h"
 
 typedef struct KernelCaps {
@@ -14,6 +15,7 @@ typedef struct KernelCaps {
         int error[_KNOB_MAX];           /* why a knob is unsupported (negative errno) */
         uint64_t default_slice_ns;      /* what a thread without a custom slice has; 0 if unknown */
         bool privileged;                /* CAP_SYS_NICE: may raise priority and touch others' threads */
+        CgroupCaps cgroup;              /* where KNOB_GROUP's groups live, and autogroup */
 } KernelCaps;
 
 /* Probed on first use, thread-safe, never fails (a failed probe marks the

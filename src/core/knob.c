@@ -14,6 +14,7 @@ static const char *const knob_names[_KNOB_MAX] = {
         [KNOB_RAMPUP] = "ramp-up",
         [KNOB_IOPRIO] = "ioprio",
         [KNOB_TIMER_SLACK] = "timer-slack",
+        [KNOB_GROUP] = "group",
 };
 
 const char *knob_to_string(Knob k) {

@@ -3,6 +3,8 @@
  * reported on its own, so a kernel that lacks one still gets the rest. */
 #pragma once
 
+#include <stddef.h>
+
 typedef enum Knob {
         KNOB_POLICY,      /* SCHED_NORMAL / SCHED_BATCH / SCHED_IDLE */
         KNOB_NICE,
@@ -11,6 +13,7 @@ typedef enum Knob {
         KNOB_RAMPUP,      /* ramp-up multiplier: proposed upstream, no interface yet */
         KNOB_IOPRIO,
         KNOB_TIMER_SLACK,
+        KNOB_GROUP,       /* the cpu cgroup the thread competes in: qosd's group for its class */
         _KNOB_MAX,
 } Knob;
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "macro.h"
 #include "proc.h"
 
@@ -27,36 +28,13 @@ static int gone_or(int r) {
         return r == -ENOENT || r == -ESRCH ? -ESRCH : r;
 }
 
-static int read_small_file(const char *path, char *buf, size_t size, size_t *ret_len) {
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-        size_t len = 0;
-
-        if (fd < 0)
-                return gone_or(negative_errno());
-        while (len < size - 1) {
-                ssize_t n = read(fd, buf + len, size - 1 - len);
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return gone_or(negative_errno());
-                }
-                if (n == 0)
-                        break;
-                len += (size_t) n;
-        }
-        buf[len] = '\0';
-        if (ret_len)
-                *ret_len = len;
-        return 0;
-}
-
 /* task_path() + read_small_file(): most readers want exactly that. */
 static int read_task_file(pid_t pid, pid_t tid, const char *file, char *buf, size_t size, size_t *ret_len) {
         char path[64];
         int r = task_path(path, sizeof path, pid, tid, file);
         if (r < 0)
                 return r;
-        return read_small_file(path, buf, size, ret_len);
+        return gone_or(read_small_file(path, buf, size, ret_len));
 }
 
 int proc_read_stat(pid_t pid, pid_t tid, ProcStat *ret) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "class-table.h"
+#include "group.h"
 #include "kernel-caps.h"
 #include "macro.h"
 #include "sched-syscall.h"
@@ -96,6 +97,18 @@ static int apply_uclamp(pid_t tid, const TaskAttr *cur, const TaskAttr *want) {
         return sys_sched_setattr(tid, &a);
 }
 
+/* Into the wanted class's group, or out of qosd's groups to the root. A
+ * thread in another manager's cgroup stays there (-EBUSY: that cgroup is
+ * not ours to leave). The group it left goes once empty. */
+static int apply_group(pid_t tid, const TaskAttr *cur, QClass want) {
+        if (cur->group_foreign)
+                return -EBUSY;
+        int r = group_move(tid, want);
+        if (r >= 0 && cur->group != QCLASS_UNSPECIFIED)
+                (void) group_remove_if_empty(cur->group);
+        return r;
+}
+
 int task_apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, ApplyResult *ret) {
         TaskAttr before;
         int r = task_attr_read(tid, &before);
@@ -146,6 +159,8 @@ int task_apply_attr_from(pid_t tid, const TaskAttr *before, const TaskAttr *want
                 record(&res, KNOB_IOPRIO, sys_ioprio_set(tid, want->ioprio));
         if (todo & KNOB_BIT(KNOB_TIMER_SLACK))
                 record(&res, KNOB_TIMER_SLACK, sys_timer_slack_set(tid, want->timer_slack_ns));
+        if (todo & KNOB_BIT(KNOB_GROUP))
+                record(&res, KNOB_GROUP, apply_group(tid, &res.before, want->group));
 
         for (Knob k = 0; k < _KNOB_MAX; k++)
                 if (res.error[k] == -ESRCH)

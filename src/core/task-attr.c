@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "group.h"
 #include "kernel-caps.h"
 #include "macro.h"
 #include "sched-syscall.h"
@@ -90,6 +91,15 @@ int task_attr_read(pid_t tid, TaskAttr *ret) {
         if (r < 0)
                 a.timer_slack_ns = 0; /* unreadable (another user's thread): unknown */
 
+        if (caps->supported[KNOB_GROUP]) {
+                GroupPlace place;
+                r = group_locate(tid, &place, &a.group, NULL);
+                if (r == -ESRCH)
+                        return r;
+                /* Unreadable: treat as another manager's, so never moved. */
+                a.group_foreign = r < 0 || place == GROUP_PLACE_FOREIGN;
+        }
+
         *ret = a;
         return 0;
 }
@@ -111,6 +121,8 @@ unsigned task_attr_diff(const TaskAttr *a, const TaskAttr *b, unsigned mask) {
                 d |= KNOB_BIT(KNOB_IOPRIO);
         if (a->timer_slack_ns != b->timer_slack_ns)
                 d |= KNOB_BIT(KNOB_TIMER_SLACK);
+        if (a->group != b->group)
+                d |= KNOB_BIT(KNOB_GROUP);
         return d & mask;
 }
 
@@ -154,6 +166,14 @@ const char *task_attr_format_knob(const TaskAttr *a, Knob k, char *buf, size_t s
                         snprintf(buf, size, "?");
                 else
                         format_ns(a->timer_slack_ns, buf, size);
+                break;
+        case KNOB_GROUP:
+                if (a->group != QCLASS_UNSPECIFIED)
+                        snprintf(buf, size, "%s.%s", group_prefix(), qclass_to_string(a->group));
+                else if (a->group_foreign)
+                        snprintf(buf, size, "foreign");
+                else
+                        snprintf(buf, size, "%s", kernel_caps()->cgroup.autogroup ? "autogroup" : "root");
                 break;
         default:
                 snprintf(buf, size, "?");

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "knob.h"
+#include "qclass.h"
 
 typedef struct TaskAttr {
         int policy;             /* SCHED_OTHER, SCHED_BATCH, SCHED_IDLE (or RT/DL, never changed) */
@@ -19,6 +20,8 @@ typedef struct TaskAttr {
         int uclamp_max;
         int ioprio;             /* raw ioprio value: IOPRIO_VALUE(class, level) */
         uint64_t timer_slack_ns;
+        QClass group;           /* the class whose qosd group (group.h) it is in; UNSPECIFIED: none */
+        bool group_foreign;     /* in a cgroup another manager owns: seen, never changed, not compared */
 } TaskAttr;
 
 struct qos_sched_attr;
@@ -40,7 +43,10 @@ unsigned task_attr_diff(const TaskAttr *a, const TaskAttr *b, unsigned mask);
 /* True for SCHED_FIFO, SCHED_RR, SCHED_DEADLINE: qosd never touches those. */
 bool task_attr_is_realtime(const TaskAttr *a);
 
-/* Human-readable value of one knob ("batch", "-4", "0.70ms", "be/2"). */
+/* Human-readable value of one knob ("batch", "-4", "0.70ms", "be/2",
+ * "qos.background", "autogroup", "foreign"); TASK_ATTR_VALUE_MAX holds
+ * any (a group's name has the prefix in it). */
+#define TASK_ATTR_VALUE_MAX 96
 const char *task_attr_format_knob(const TaskAttr *a, Knob k, char *buf, size_t size);
 
 const char *sched_policy_to_string(int policy);

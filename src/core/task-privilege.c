@@ -14,7 +14,8 @@ uint64_t task_rlimit_nice(void) {
 }
 
 unsigned task_unprivileged_knobs(bool self) {
-        return self ? KNOBS_ALL : KNOBS_ALL & ~KNOB_BIT(KNOB_TIMER_SLACK);
+        unsigned m = KNOBS_ALL & ~KNOB_BIT(KNOB_GROUP);
+        return self ? m : m & ~KNOB_BIT(KNOB_TIMER_SLACK);
 }
 
 void task_attr_unprivileged_target(const TaskAttr *cur, TaskAttr *want) {
@@ -41,15 +42,13 @@ bool task_change_needs_privilege(const TaskAttr *cur, const TaskAttr *want, unsi
         return policy && cur->reset_on_fork && !want->reset_on_fork;
 }
 
-bool task_plan_own_change(const TaskAttr *cur, bool self, TaskAttr *want, unsigned *ret_mask) {
-        if (kernel_caps()->privileged) {
-                *ret_mask = KNOBS_ALL;
+bool task_plan_own_change(const TaskAttr *cur, bool self, TaskAttr *want, unsigned *mask) {
+        if (kernel_caps()->privileged)
                 return false;
-        }
-        *ret_mask = task_unprivileged_knobs(self);
+        *mask &= task_unprivileged_knobs(self);
         task_attr_unprivileged_target(cur, want);
         /* A larger RLIMIT_NICE only allows more, so the limit is read only
          * when the change would need privilege without it. */
-        return task_change_needs_privilege(cur, want, *ret_mask, 0) &&
-               task_change_needs_privilege(cur, want, *ret_mask, task_rlimit_nice());
+        return task_change_needs_privilege(cur, want, *mask, 0) &&
+               task_change_needs_privilege(cur, want, *mask, task_rlimit_nice());
 }

@@ -10,7 +10,8 @@
  *     SCHED_IDLE needs the current nice to be within RLIMIT_NICE;
  *   - a set SCHED_RESET_ON_FORK flag cannot be cleared;
  *   - slices, best-effort and idle I/O priority, uclamp: free;
- *   - timer slack: the calling thread's own only. */
+ *   - timer slack: the calling thread's own only;
+ *   - the group: never, the cpu cgroup hierarchy is root's. */
 #pragma once
 
 #include <stdbool.h>
@@ -23,7 +24,7 @@
 uint64_t task_rlimit_nice(void);
 
 /* The knobs an unprivileged caller can set on a thread of its own process:
- * all of them on itself, all but the timer slack on another thread. */
+ * all but the group on itself, and not the timer slack on another thread. */
 unsigned task_unprivileged_knobs(bool self);
 
 /* The target an unprivileged caller can actually reach on the knobs it
@@ -39,9 +40,10 @@ bool task_change_needs_privilege(const TaskAttr *cur, const TaskAttr *want, unsi
                                  uint64_t rlimit_nice);
 
 /* What a caller can do on its own to a thread of its own process (self:
- * the calling thread), going from cur to want: with CAP_SYS_NICE every
- * knob as asked; without, the knobs task_unprivileged_knobs() allows and
- * the target task_attr_unprivileged_target() reaches (want is adjusted).
- * Returns true if even that needs privilege: then nothing may be applied
- * directly, qosd must be asked, so that a class is never half-applied. */
-bool task_plan_own_change(const TaskAttr *cur, bool self, TaskAttr *want, unsigned *ret_mask);
+ * the calling thread), going from cur to want on the knobs in *mask: with
+ * CAP_SYS_NICE all of them as asked; without, only those
+ * task_unprivileged_knobs() allows (*mask is narrowed) and the target
+ * task_attr_unprivileged_target() reaches (want is adjusted). Returns true
+ * if even that needs privilege: then nothing may be applied directly, qosd
+ * must be asked, so that a class is never half-applied. */
+bool task_plan_own_change(const TaskAttr *cur, bool self, TaskAttr *want, unsigned *mask);

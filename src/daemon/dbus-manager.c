@@ -3,10 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "broker.h"
 #include "dbus-manager.h"
 #include "explain.h"
 #include "log.h"
 #include "macro.h"
+#include "overrides.h"
 #include "proc.h"
 #include "sched-profile.h"
 #include "qos-config.h"
@@ -206,6 +208,7 @@ COUNTER(m->counters.reloads, reloads)
 COUNTER(m->counters.reload_failures, reload_failures)
 COUNTER(m->last_reload.time_usec, last_reload_time)
 COUNTER(registry_size(&m->tasks), tasks_managed)
+COUNTER(overrides_count(m), active_overrides)
 COUNTER(process_table_size(&m->procs), processes_tracked)
 COUNTER(m->rules ? ruleset_size(m->rules) : 0, rules_loaded)
 COUNTER(m->source ? (uint64_t) event_source_rcvbuf(m->source) : 0, rcvbuf)
@@ -242,9 +245,17 @@ static const sd_bus_vtable manager_vtable[] = {
                                  method_set_profile, 0),
         SD_BUS_METHOD_WITH_NAMES("GetProfile", "", , "sa(sss)", SD_BUS_PARAM(name) SD_BUS_PARAM(knobs),
                                  method_get_profile, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES(QOS_BUS_METHOD_BEGIN_OVERRIDE, QOS_BUS_SIGNATURE_BEGIN_OVERRIDE,
+                                 SD_BUS_PARAM(waiter_tid) SD_BUS_PARAM(waiter_start) SD_BUS_PARAM(owner_tid)
+                                 SD_BUS_PARAM(owner_start) SD_BUS_PARAM(class),
+                                 "ts", SD_BUS_PARAM(override_id) SD_BUS_PARAM(lent_class),
+                                 method_begin_override, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES(QOS_BUS_METHOD_END_OVERRIDE, QOS_BUS_SIGNATURE_END_OVERRIDE,
+                                 SD_BUS_PARAM(override_id), "", , method_end_override, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_PROPERTY("Version", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         PROP_T("RulesLoaded", rules_loaded),
         PROP_T("TasksManaged", tasks_managed),
+        PROP_T("ActiveOverrides", active_overrides),
         PROP_T("ProcessesTracked", processes_tracked),
         PROP_T("EventsSeen", events),
         PROP_T("EventsLost", enobufs),
@@ -287,6 +298,9 @@ int dbus_manager_start(Manager *m, const char *address) {
         r = sd_bus_add_object_vtable(m->bus, NULL, QOS_BUS_PATH, QOS_BUS_INTERFACE, manager_vtable, m);
         if (r < 0)
                 return log_error_errno(r, "cannot export %s: %m", QOS_BUS_PATH);
+        r = broker_start(m);
+        if (r < 0)
+                return r;
         r = sd_bus_attach_event(m->bus, m->event, SD_EVENT_PRIORITY_NORMAL);
         if (r < 0)
                 return log_error_errno(r, "cannot attach the bus to the event loop: %m");
@@ -300,6 +314,7 @@ int dbus_manager_start(Manager *m, const char *address) {
 void dbus_manager_stop(Manager *m) {
         if (!m->bus)
                 return;
+        broker_free(m);
         sd_bus_flush_close_unref(m->bus);
         m->bus = NULL;
 }

@@ -6,12 +6,15 @@
 #include <string.h>
 
 #include "attr-format.h"
+#include "broker.h"
 #include "class-table.h"
 #include "explain.h"
+#include "group.h"
 #include "kernel-caps.h"
 #include "macro.h"
 #include "policy.h"
 #include "proc.h"
+#include "task-control.h"
 
 static int add(Explanation *x, const char *key, const char *fmt, ...) _printf_(3, 4);
 static int add(Explanation *x, const char *key, const char *fmt, ...) {
@@ -73,6 +76,8 @@ static int explain_knobs(Explanation *x, const TaskEntry *e) {
         if (e->applied)
                 r = add(x, "kernel accepted", "%s", knob_mask_to_string(e->applied, buf, sizeof buf));
         for (Knob k = 0; k < _KNOB_MAX && r >= 0; k++) {
+                if (k == KNOB_GROUP && e->error[k] == -EBUSY)
+                        continue; /* another manager's cgroup: the "group" line says why */
                 if (e->failed & KNOB_BIT(k))
                         r = add(x, "kernel refused", "%s: %s", knob_to_string(k), strerror(-e->error[k]));
                 else if ((e->unsupported & KNOB_BIT(k)) || !caps->supported[k])
@@ -113,17 +118,22 @@ int explain_thread(Manager *m, pid_t tid, Explanation *ret) {
                 r = add(&x, "user", "%u", (unsigned) rec->uid);
         if (r >= 0 && rec->cgroup)
                 r = add(&x, "cgroup", "%s", rec->cgroup);
+        if (r >= 0)
+                r = add(&x, "foreground", "%s", broker_foreground_state(m, pid));
         if (r < 0)
                 goto fail;
 
         if (m->rules) {
                 if (policy_decide(m->rules, rec, NULL, &dp) >= 0)
                         r = add(&x, "process rule", "%s", verdict(&dp, buf, sizeof buf));
-                if (r >= 0 && policy_decide(m->rules, rec, comm, &dt) >= 0) {
+                if (r >= 0 && control_decide(m, rec, comm, &dt) >= 0) {
                         r = add(&x, "thread verdict", "%s", verdict(&dt, buf, sizeof buf));
                         if (r >= 0 && dt.capped)
                                 r = add(&x, "capped", "to %s by MaxClass at %s:%u", qclass_to_string(dt.class),
                                         dt.match.limit_origin.path ?: "?", dt.match.limit_origin.line);
+                        if (r >= 0 && dt.held)
+                                r = add(&x, "held", "at utility: not in the foreground (an admin file may set "
+                                        "[Limits] AllowInteractiveInBackground=yes)");
                 }
         } else
                 r = add(&x, "rules", "none loaded");
@@ -156,6 +166,10 @@ int explain_thread(Manager *m, pid_t tid, Explanation *ret) {
         }
         if (r >= 0)
                 r = add(&x, "now", "%s", task_attr_format(&cur, KNOBS_ALL, buf, sizeof buf));
+        /* Where the class acts: across applications only from qosd's group. */
+        if (r >= 0 && kernel_caps()->supported[KNOB_GROUP] &&
+            group_describe(tid, e ? e->class : class_from_attr(&cur, kernel_caps()), buf, sizeof buf) >= 0)
+                r = add(&x, "group", "%s", buf);
         if (r >= 0 && task_attr_is_realtime(&cur))
                 r = add(&x, "note", "real-time or deadline thread: qosd never touches it");
         if (r < 0)

@@ -12,6 +12,7 @@
 
 #include "dbus-manager.h"
 #include "event-handler.h"
+#include "groups.h"
 #include "kernel-caps.h"
 #include "log.h"
 #include "macro.h"
@@ -19,6 +20,7 @@
 #include "qos-config.h"
 #include "reload.h"
 #include "scan.h"
+#include "overrides.h"
 #include "sched-profile.h"
 #include "task-apply.h"
 #include "task-control.h"
@@ -141,6 +143,7 @@ static int on_hangup(sd_event_source *s, const struct signalfd_siginfo *si, void
 static int on_periodic(sd_event_source *s, uint64_t usec, void *userdata) {
         Manager *m = userdata;
         scan_all(m, "periodic");
+        groups_tidy(m);
         sd_event_source_set_time_relative(s, m->settings.scan_interval_usec);
         return sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
 }
@@ -220,6 +223,7 @@ static int setup(Manager *m, const Options *o) {
         if (r < 0)
                 return r;
         recover_leftovers(m);
+        groups_recover(m);
         state_file_compact(&m->state, &m->tasks);
 
         if (!o->no_bus) {
@@ -259,8 +263,14 @@ static void teardown(Manager *m) {
                 log_info("leaving %zu thread(s) with their classes (RestoreOnExit=no)",
                          registry_size(&m->tasks));
         }
+        /* Out of the user-interactive group it took at start, so that the
+         * group can go with the others emptied by exiting threads. */
+        ApplyResult self;
+        (void) task_apply_attr(gettid(), &m->self_orig, KNOB_BIT(KNOB_GROUP), &self);
+        groups_tidy(m);
         sched_profile_restore(m->profile);
         m->profile = NULL;
+        overrides_free(m);
         dbus_manager_stop(m);
         reload_free(m);
         event_source_free(m->source);
@@ -316,8 +326,13 @@ int main(int argc, char **argv) {
          * it waits behind busy threads a new thread runs without its class:
          * it takes the latency class itself (reset-on-fork: not inherited). */
         ApplyResult self;
-        if (task_apply_class(gettid(), QCLASS_USER_INTERACTIVE, &self) < 0 || !apply_result_ok(&self))
+        r = task_apply_class(gettid(), QCLASS_USER_INTERACTIVE, &self);
+        if (r < 0 || !apply_result_ok(&self))
                 log_debug("could not give qosd itself the user-interactive class");
+        if (r >= 0)
+                m.self_orig = self.before;
+        else
+                (void) task_attr_read(gettid(), &m.self_orig);
 
         r = setup(&m, &o);
         if (r >= 0) {

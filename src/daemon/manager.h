@@ -38,12 +38,15 @@ typedef struct ReloadStatus {
 
 typedef struct SchedProfile SchedProfile;
 typedef struct Reloader Reloader;
+typedef struct Overrides Overrides;
+typedef struct Broker Broker;
 
 typedef struct Manager {
         sd_event *event;
         sd_bus *bus;
         EventSource *source;
         Reloader *reloader;
+        Broker *broker;         /* SetThreadClass, the foreground (broker.c) */
         sd_event_source *rescan_timer;  /* pending rescan after an event loss */
         sd_event_source *periodic_timer;
 
@@ -61,9 +64,11 @@ typedef struct Manager {
         StateFile state;
         PidMap recovered;       /* StateRecord* from the previous run, consumed by the first scan */
         SchedProfile *profile;
+        Overrides *overrides;   /* lent through BeginOverride; see overrides.h */
 
         unsigned scan_gen;
         bool exiting;
+        TaskAttr self_orig;     /* qosd's own thread before it took its class */
         Counters counters;
         ReloadStatus last_reload;
 } Manager;

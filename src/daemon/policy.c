@@ -26,6 +26,13 @@ int policy_decide(const RuleSet *rs, const ProcessRecord *p, const char *thread_
         return r;
 }
 
+void policy_gate_interactive(Decision *d, bool outside) {
+        if (d->class != QCLASS_USER_INTERACTIVE || !outside || d->match.interactive_exempt)
+                return;
+        d->class = QCLASS_UTILITY;
+        d->held = true;
+}
+
 const char *decision_origin(const Decision *d, char *buf, size_t size) {
         if (d->match.origin.path)
                 snprintf(buf, size, "%s:%u", d->match.origin.path, d->match.origin.line);

@@ -8,6 +8,7 @@
 #include <sys/inotify.h>
 #include <time.h>
 
+#include "broker.h"
 #include "log.h"
 #include "macro.h"
 #include "qos-config.h"
@@ -133,7 +134,11 @@ int reload_rules(Manager *m, bool initial) {
                  errors ? " (files with errors skipped)" : "");
 
         /* The registry outlives the swap: entries copy their origin text. */
-        return initial ? 0 : scan_all(m, "rules reloaded");
+        if (initial)
+                return 0;
+        r = scan_all(m, "rules reloaded");
+        broker_reevaluate(m, "the rules changed (MaxClass)");
+        return r;
 }
 
 static int on_settled(sd_event_source *s, uint64_t usec, void *userdata) {

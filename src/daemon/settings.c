@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <grp.h>
 #include <ini.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -19,6 +21,12 @@ void settings_init(Settings *s) {
                 .watch_config = true,
                 .user_rules = true,
                 .user_rules_min_uid = 1000,
+                .foreground_gate = GATE_AUTO,
+                .foreground_uid = (uid_t) -1,
+                .foreground_gid = (gid_t) -1,
+                .request_max_class = QCLASS_USER_INTERACTIVE,
+                .request_rate = 20,
+                .request_burst = 50,
         };
 }
 
@@ -64,6 +72,69 @@ static int parse_seconds(const char *v, uint64_t *ret) {
                 return -EINVAL;
         *ret = n * 1000000ULL;
         return 0;
+}
+
+static int parse_count(const char *v, unsigned max, unsigned *ret) {
+        char *end;
+        errno = 0;
+        unsigned long n = strtoul(v, &end, 10);
+        if (errno || end == v || *end || n < 1 || n > max)
+                return -EINVAL;
+        *ret = (unsigned) n;
+        return 0;
+}
+
+/* A name or a number; names are looked up when qosd starts. */
+static int parse_id(const char *v, bool group, unsigned *ret) {
+        char *end;
+        errno = 0;
+        unsigned long n = strtoul(v, &end, 10);
+        if (!errno && end != v && !*end && n < (unsigned) -1) {
+                *ret = (unsigned) n;
+                return 0;
+        }
+        if (group) {
+                struct group *g = getgrnam(v);
+                if (!g)
+                        return -EINVAL;
+                *ret = g->gr_gid;
+        } else {
+                struct passwd *p = getpwnam(v);
+                if (!p)
+                        return -EINVAL;
+                *ret = p->pw_uid;
+        }
+        return 0;
+}
+
+static int set_broker_key(Settings *s, const char *key, const char *value) {
+        if (strcasecmp(key, "ForegroundGate") == 0) {
+                if (strcasecmp(value, "auto") == 0)
+                        s->foreground_gate = GATE_AUTO;
+                else {
+                        int r = parse_bool(value);
+                        if (r < 0)
+                                return r;
+                        s->foreground_gate = r ? GATE_YES : GATE_NO;
+                }
+                return 0;
+        }
+        if (strcasecmp(key, "ForegroundUser") == 0)
+                return parse_id(value, false, &s->foreground_uid);
+        if (strcasecmp(key, "ForegroundGroup") == 0)
+                return parse_id(value, true, &s->foreground_gid);
+        if (strcasecmp(key, "RequestMaxClass") == 0) {
+                int c = qclass_from_string(value);
+                if (c < 0 || !qclass_is_valid(c))
+                        return -EINVAL;
+                s->request_max_class = (QClass) c;
+                return 0;
+        }
+        if (strcasecmp(key, "RequestRate") == 0)
+                return parse_count(value, 100000, &s->request_rate);
+        if (strcasecmp(key, "RequestBurst") == 0)
+                return parse_count(value, 100000, &s->request_burst);
+        return -ENOKEY;
 }
 
 typedef struct Ctx {
@@ -130,7 +201,7 @@ static int set_key(Settings *s, const char *key, const char *value) {
                 s->user_rules_min_uid = (unsigned) v;
                 return 0;
         }
-        return -ENOKEY;
+        return set_broker_key(s, key, value);
 }
 
 /* Debian's inih does not pass line numbers to the handler; inih calls it

@@ -4,11 +4,20 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
+
+#include "qclass.h"
 
 typedef enum ForeignPolicy {
         FOREIGN_LEAVE,          /* someone else changed a thread: leave it alone (default) */
         FOREIGN_REAPPLY,        /* take it back on the next evaluation */
 } ForeignPolicy;
+
+typedef enum ForegroundGate {
+        GATE_AUTO,              /* in force once a foreground source has spoken (default) */
+        GATE_YES,               /* always: nothing is foreground until told */
+        GATE_NO,                /* never: user-interactive is not tied to the foreground */
+} ForegroundGate;
 
 typedef struct Settings {
         bool restore_on_exit;   /* RestoreOnExit=yes: put every managed thread back on SIGTERM */
@@ -20,6 +29,13 @@ typedef struct Settings {
         bool watch_config;      /* WatchConfig=: reload when rule directories change */
         bool user_rules;        /* UserRules=: read ~/.config/qos/apps.d of each user */
         unsigned user_rules_min_uid;    /* UserRulesMinUid=: accounts below are system ones */
+        /* The broker (SetThreadClass, SetForeground); see qosd(8). */
+        ForegroundGate foreground_gate; /* ForegroundGate=auto|yes|no */
+        uid_t foreground_uid;   /* ForegroundUser=: may call SetForeground; -1: root only */
+        gid_t foreground_gid;   /* ForegroundGroup=: likewise; -1: none */
+        QClass request_max_class;       /* RequestMaxClass=: cap on requests of non-root users */
+        unsigned request_rate;  /* RequestRate=: requests per second per process (per user: 4x) */
+        unsigned request_burst; /* RequestBurst=: the bucket (per user: 4x) */
 } Settings;
 
 void settings_init(Settings *s);

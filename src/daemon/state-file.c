@@ -12,9 +12,13 @@
 #include "macro.h"
 #include "state-file.h"
 
-#define ATTR_FMT "%d %d %" PRIu64 " %d %d %d %d %" PRIu64
+/* "B" records carry the group (which of qosd's cpu groups, 0: none) as a
+ * ninth field; "A" records, from before groups, have eight and mean none. A
+ * new tag rather than a longer "A" so that a torn "B" line never parses as
+ * a shorter "A" one. */
+#define ATTR_FMT "%d %d %" PRIu64 " %d %d %d %d %" PRIu64 " %d"
 #define ATTR_ARGS(a) (a).policy, (a).nice, (a).slice_ns, (int) (a).reset_on_fork, \
-        (a).uclamp_min, (a).uclamp_max, (a).ioprio, (a).timer_slack_ns
+        (a).uclamp_min, (a).uclamp_max, (a).ioprio, (a).timer_slack_ns, (int) (a).group
 
 static int mkdir_parents(const char *path) {
         _cleanup_free_ char *p = strdup(path);
@@ -53,19 +57,27 @@ void state_file_close(StateFile *sf) {
 }
 
 int state_record_format(const StateRecord *r, char *buf, size_t size) {
-        int n = snprintf(buf, size, "A %d %" PRIu64 " %d " ATTR_FMT " " ATTR_FMT "\n",
+        int n = snprintf(buf, size, "B %d %" PRIu64 " %d " ATTR_FMT " " ATTR_FMT "\n",
                          (int) r->tid, r->start_time, (int) r->class, ATTR_ARGS(r->orig),
                          ATTR_ARGS(r->set));
         return n < 0 || (size_t) n >= size ? -ENOBUFS : n;
 }
 
-static int parse_attr(const char *s, TaskAttr *a, int *consumed) {
-        int rof;
+static int parse_attr(const char *s, bool with_group, TaskAttr *a, int *consumed) {
+        int rof, group = 0, n = 0;
         if (sscanf(s, " %d %d %" SCNu64 " %d %d %d %d %" SCNu64 "%n", &a->policy, &a->nice,
                    &a->slice_ns, &rof, &a->uclamp_min, &a->uclamp_max, &a->ioprio,
-                   &a->timer_slack_ns, consumed) != 8)
+                   &a->timer_slack_ns, &n) != 8)
                 return -EINVAL;
+        if (with_group) {
+                int m = 0;
+                if (sscanf(s + n, " %d%n", &group, &m) != 1 || (group != 0 && !qclass_is_valid(group)))
+                        return -EINVAL;
+                n += m;
+        }
         a->reset_on_fork = rof;
+        a->group = group;
+        *consumed = n;
         return 0;
 }
 
@@ -79,14 +91,17 @@ int state_record_parse(const char *line, StateRecord *ret, int *ret_forget) {
                 *ret_forget = 1;
                 return 0;
         }
-        if (sscanf(line, "A %d %" SCNu64 " %d%n", &tid, &r.start_time, &cls, &n) != 3)
+        char tag = line[0];
+        if ((tag != 'A' && tag != 'B') ||
+            sscanf(line + 1, " %d %" SCNu64 " %d%n", &tid, &r.start_time, &cls, &n) != 3)
                 return -EINVAL;
         if (tid <= 0 || !qclass_is_valid(cls))
                 return -EINVAL;
-        if (parse_attr(line + n, &r.orig, &m) < 0)
+        n += 1;
+        if (parse_attr(line + n, tag == 'B', &r.orig, &m) < 0)
                 return -EINVAL;
         n += m;
-        if (parse_attr(line + n, &r.set, &m) < 0)
+        if (parse_attr(line + n, tag == 'B', &r.set, &m) < 0)
                 return -EINVAL;
         r.tid = tid;
         r.class = cls;

@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "broker.h"
+#include "class-relpri.h"
 #include "class-table.h"
 #include "kernel-caps.h"
 #include "log.h"
@@ -24,6 +26,40 @@ static unsigned compare_mask(void) {
                 if (caps->supported[k])
                         m |= KNOB_BIT(k);
         return m;
+}
+
+/* What "already in its class" compares for a task that reads cur: the
+ * group of a thread in another manager's cgroup is not qosd's to set (the
+ * apply refuses it), so it does not count, or such a thread would be
+ * applied again on every scan. */
+static unsigned settable_mask(const TaskAttr *cur) {
+        return compare_mask() & ~(cur->group_foreign ? KNOB_BIT(KNOB_GROUP) : 0);
+}
+
+/* The kernel resets a user class's per-thread knobs in a new task
+ * (reset-on-fork) but has nothing like it for cgroups: the task starts in
+ * its creator's group with utility's knobs. Such a group is the creator's,
+ * not the task's own: a task whose knobs match its group's class was not
+ * reset. */
+static bool group_only_inherited(const TaskAttr *cur) {
+        const ClassKnobs *k = class_knobs(cur->group);
+        return k && k->reset_on_fork && class_from_attr(cur, kernel_caps()) != cur->group;
+}
+
+/* When nothing else gives such a task a class, it goes where its creator
+ * came from (the root if unknown), as its knobs did. */
+static void reset_inherited_group(const TaskRef *ref, const TaskAttr *cur, const TaskEntry *creator) {
+        TaskAttr want = *cur;
+        ApplyResult res;
+
+        if (!group_only_inherited(cur))
+                return;
+        want.group = creator && creator->state != TASK_FOREIGN ? creator->orig.group : QCLASS_UNSPECIFIED;
+        if (want.group == cur->group)
+                return;
+        if (task_ref_apply(ref, &want, KNOB_BIT(KNOB_GROUP), &res) >= 0 && res.failed)
+                log_debug("thread %d: cannot leave its creator's group: %s", (int) ref->tid,
+                          strerror(-apply_result_error(&res)));
 }
 
 /* Someone else changed the task after qosd did: renice, chrt, rtkit,
@@ -100,10 +136,16 @@ static void record_result(Manager *m, TaskEntry *e, const ApplyResult *res) {
 }
 
 /* The original of a new task: what its creator had before qosd, because
- * the values it inherited are qosd's. Else what the task has now. */
+ * the values it inherited are qosd's. Else what the task has now, without
+ * a group it only inherited. */
 static TaskAttr original_of(Manager *m, pid_t creator, const TaskAttr *cur) {
         TaskEntry *c = creator > 0 ? registry_get(&m->tasks, creator) : NULL;
-        return c && c->state != TASK_FOREIGN ? c->orig : *cur;
+        if (c && c->state != TASK_FOREIGN)
+                return c->orig;
+        TaskAttr o = *cur;
+        if (group_only_inherited(cur))
+                o.group = QCLASS_UNSPECIFIED;
+        return o;
 }
 
 /* After a crash: the previous run's record of this very task. */
@@ -118,6 +160,13 @@ static bool take_recovered(Manager *m, TaskEntry *e) {
         free(pid_map_remove(&m->recovered, e->tid));
         m->counters.recovered++;
         return true;
+}
+
+int control_decide(Manager *m, const ProcessRecord *p, const char *thread_name, Decision *ret) {
+        int r = policy_decide(m->rules, p, thread_name, ret);
+        if (r >= 0 && ret->class == QCLASS_USER_INTERACTIVE)
+                policy_gate_interactive(ret, broker_holds_interactive(m, p->pid));
+        return r;
 }
 
 int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator) {
@@ -135,6 +184,8 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
                 return 0;
         }
         TaskEntry *e = entry_for(m, &ref);
+        if (e && e->state == TASK_REQUESTED)
+                return 0; /* the program's own request beats the rules (the broker applies their caps) */
 
         r = proc_comm(p->pid, tid, comm);
         if (r >= 0)
@@ -144,7 +195,7 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
                 control_forget(m, tid);
                 return 0;
         }
-        r = policy_decide(m->rules, p, comm, &d);
+        r = control_decide(m, p, comm, &d);
         if (r < 0)
                 return log_error_errno(r, "matching thread %d failed: %m", (int) tid);
 
@@ -169,6 +220,8 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
                 /* No rule (any more): a thread qosd changed goes back. */
                 if (e && e->state != TASK_INHERITED)
                         return control_restore(m, e, "no rule matches any more");
+                if (!e)
+                        reset_inherited_group(&ref, &cur, creator > 0 ? registry_get(&m->tasks, creator) : NULL);
                 return 0;
         }
         if (task_attr_is_realtime(&cur)) {
@@ -178,7 +231,11 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
                         mark_foreign(m, e, &cur);
                 return 0;
         }
-        if (e && e->state != TASK_FOREIGN && changed_by_someone_else(e, &cur) && !has_verdict(&cur, d.class))
+        /* The preload applies the rules without the foreground gate (it
+         * cannot know it): a thread it made user-interactive is the rules'
+         * doing, and is held below like any other. */
+        if (e && e->state != TASK_FOREIGN && changed_by_someone_else(e, &cur) &&
+            !has_verdict(&cur, d.held ? QCLASS_USER_INTERACTIVE : d.class))
                 mark_foreign(m, e, &cur);
         if (e && e->state == TASK_FOREIGN) {
                 if (m->settings.on_foreign == FOREIGN_LEAVE)
@@ -188,7 +245,7 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
 
         class_target_attr(d.class, kernel_caps(), &want);
         decision_origin(&d, origin, sizeof origin);
-        if (e && e->class == d.class && task_attr_diff(&cur, &want, compare_mask()) == 0 &&
+        if (e && e->class == d.class && task_attr_diff(&cur, &want, settable_mask(&cur)) == 0 &&
             cur.reset_on_fork == want.reset_on_fork) {
                 /* Already right (a rescan, a reload with the same verdict, or
                  * recovery after a crash): no system call, nothing re-logged. */
@@ -243,6 +300,60 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
         return 0;
 }
 
+int control_request(Manager *m, pid_t tid, uint64_t start_time, pid_t tgid, QClass c, int relpri,
+                    const char *origin, bool renew) {
+        _cleanup_task_ref_ TaskRef ref = TASK_REF_NULL;
+        TaskAttr cur, want;
+        ApplyResult res;
+        int r;
+
+        r = task_ref_open(tid, start_time, &ref);
+        if (r >= 0)
+                r = task_ref_read_attr(&ref, &cur);
+        if (r < 0) {
+                control_forget(m, tid);
+                return -ESRCH;
+        }
+        if (task_attr_is_realtime(&cur))
+                return -EBUSY;
+        TaskEntry *e = entry_for(m, &ref);
+        if (!renew && (!e || e->state != TASK_REQUESTED || changed_by_someone_else(e, &cur))) {
+                if (e && e->state == TASK_REQUESTED)
+                        mark_foreign(m, e, &cur);
+                return 0;
+        }
+        if (!e) {
+                r = registry_add(&m->tasks, tid, tgid, ref.start_time, &e);
+                if (r < 0)
+                        return r;
+                e->orig = cur;
+        } else if (e->state == TASK_FOREIGN)
+                e->orig = cur; /* what someone else set is what to go back to */
+        class_target_attr_relpri(c, relpri, kernel_caps(), &want);
+        e->class = c;
+        e->state = TASK_REQUESTED;
+        e->set = want;
+        proc_comm(tgid, tid, e->comm);
+        r = registry_set_origin(e, NULL, origin);
+        if (r < 0)
+                return r;
+        state_file_append(&m->state, e);
+
+        r = task_ref_apply(&ref, &want, KNOBS_ALL, &res);
+        if (r < 0) {
+                control_forget(m, tid);
+                return r;
+        }
+        record_result(m, e, &res);
+        if (task_attr_diff(&res.after, &want, KNOBS_ALL) != 0)
+                state_file_append(&m->state, e);
+        if (res.changed)
+                m->counters.applied++;
+        else
+                m->counters.unchanged++;
+        return 1;
+}
+
 int control_fork(Manager *m, const ProcessRecord *p, pid_t tid, uint64_t start_time, pid_t creator) {
         TaskEntry *c = registry_get(&m->tasks, creator), *e;
         Decision d;
@@ -250,7 +361,7 @@ int control_fork(Manager *m, const ProcessRecord *p, pid_t tid, uint64_t start_t
 
         if (!c || c->state != TASK_APPLIED || c->set.reset_on_fork)
                 return 0;
-        r = policy_decide(m->rules, p, c->comm, &d);
+        r = control_decide(m, p, c->comm, &d);
         if (r < 0 || d.class != c->class)
                 return 0;
         r = registry_add(&m->tasks, tid, p->pid, start_time, &e);
@@ -287,9 +398,12 @@ int control_inherit(Manager *m, pid_t tid, pid_t tgid, pid_t creator) {
                 return 0;
         }
         /* A creator with reset-on-fork (the user classes) hands down the
-         * kernel defaults, not its class: nothing of qosd's to track. */
-        if (task_attr_diff(&cur, &c->set, class_identity_knobs(kernel_caps())) != 0)
+         * kernel defaults, not its class: nothing of qosd's to track, once
+         * the task is out of its creator's group. */
+        if (task_attr_diff(&cur, &c->set, class_identity_knobs(kernel_caps())) != 0) {
+                reset_inherited_group(&ref, &cur, c);
                 return 0;
+        }
         _cleanup_free_ char *origin = NULL;
         if (asprintf(&origin, "inherited from %d (%s)", (int) creator, c->origin ?: "") < 0)
                 return -ENOMEM;

@@ -5,9 +5,14 @@
  * recycled TID and never overrides what someone else set after it. */
 #pragma once
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "manager.h"
+#include "policy.h"
+
+/* policy_decide() with the foreground gate of the moment applied. */
+int control_decide(Manager *m, const ProcessRecord *p, const char *thread_name, Decision *ret);
 
 /* Evaluate thread tid of process p and act on the verdict. creator is the
  * thread that created it (FORK event), 0 otherwise: a new thread's original
@@ -26,6 +31,16 @@ int control_fork(Manager *m, const ProcessRecord *p, pid_t tid, uint64_t start_t
  * restored along with it. Returns 1 if registered, 0 if there was nothing
  * to track (the creator is not managed, or reset-on-fork gave defaults). */
 int control_inherit(Manager *m, pid_t tid, pid_t tgid, pid_t creator);
+
+/* Give thread tid (pinned by start_time, of process tgid) class c at
+ * relpri, as a request through the broker asked, and register it as
+ * TASK_REQUESTED with origin as its "why". A thread qosd already tracks
+ * keeps its original. With renew false (a re-evaluation, not a new
+ * request) a thread someone else changed since is left alone and its
+ * request forgotten: returns 0 then, 1 if applied. -ESRCH: no such task,
+ * -EBUSY: real-time, other negative errno: the kernel refused. */
+int control_request(Manager *m, pid_t tid, uint64_t start_time, pid_t tgid, QClass c, int relpri,
+                    const char *origin, bool renew);
 
 /* Put e's task back to its original (unless someone else changed it since)
  * and drop the entry. */

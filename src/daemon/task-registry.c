@@ -10,6 +10,7 @@ static const char *const state_names[_TASK_STATE_MAX] = {
         [TASK_APPLIED] = "applied",
         [TASK_INHERITED] = "inherited",
         [TASK_FOREIGN] = "foreign",
+        [TASK_REQUESTED] = "requested",
 };
 
 const char *task_state_to_string(TaskState s) {

@@ -16,6 +16,8 @@ typedef enum TaskState {
         TASK_APPLIED,           /* has qosd's class (possibly with refused knobs) */
         TASK_INHERITED,         /* created by a managed task; carries its class, no rule of its own */
         TASK_FOREIGN,           /* someone else changed it after qosd did: left alone */
+        TASK_REQUESTED,         /* has the class its program asked qosd for (the broker):
+                                 * the request overrides the rules for this thread */
         _TASK_STATE_MAX,
 } TaskState;
 
@@ -23,7 +25,10 @@ typedef struct TaskEntry {
         pid_t tid, tgid;
         uint64_t start_time;
         QClass class;           /* the class qosd gave it */
-        QClass wanted;          /* what the rule asked before a cap */
+        QClass wanted;          /* what the rule (or the request) asked before a cap */
+        int relpri;             /* TASK_REQUESTED: the relative priority asked for */
+        pid_t requester;        /* TASK_REQUESTED: the process that asked, and its uid */
+        uid_t requester_uid;
         TaskState state;
         TaskAttr orig;          /* what the task would have without qosd */
         TaskAttr set;           /* what it read back after qosd acted: the coexistence reference */

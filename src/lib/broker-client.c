@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <stdarg.h>
 #include <unistd.h>
 
 #include "broker-client.h"
@@ -77,30 +78,41 @@ int broker_error_to_errno(const sd_bus_error *e, int r) {
         }
 }
 
-static int call_locked(pid_t tid, uint64_t start_time, QClass c, int relpri, QClass *ret_granted) {
-        _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL, *reply = NULL;
+/* One method call on qosd with the broker's timeout (sd_bus_call_method()
+ * would wait 25 s for a stuck qosd). Returns 0 or the errno as listed for
+ * qos_self_set_class(). */
+static int call_qosd_locked(const char *member, sd_bus_message **reply, const char *types, ...) {
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
         _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
-        const char *granted, *reason;
         sd_bus *b;
-        int r;
-
-        r = bus_get(&b);
+        va_list ap;
+        int r = bus_get(&b);
         if (r < 0)
                 return r;
-        r = sd_bus_message_new_method_call(b, &m, QOS_BUS_NAME, QOS_BUS_PATH, QOS_BUS_INTERFACE,
-                                           QOS_BUS_METHOD_SET_THREAD_CLASS);
-        if (r >= 0)
-                r = sd_bus_message_append(m, QOS_BUS_SIGNATURE_SET_THREAD_CLASS, (int32_t) tid, start_time,
-                                          qclass_to_string(c), (int32_t) relpri);
+        r = sd_bus_message_new_method_call(b, &m, QOS_BUS_NAME, QOS_BUS_PATH, QOS_BUS_INTERFACE, member);
+        if (r >= 0) {
+                va_start(ap, types);
+                r = sd_bus_message_appendv(m, types, ap);
+                va_end(ap);
+        }
         if (r < 0)
                 return r == -ENOMEM ? r : -EIO;
-
-        r = sd_bus_call(b, m, BROKER_TIMEOUT_USEC, &error, &reply);
+        r = sd_bus_call(b, m, BROKER_TIMEOUT_USEC, &error, reply);
         if (r < 0) {
                 r = broker_error_to_errno(&error, r);
                 bus_drop_if_closed();
                 return r;
         }
+        return 0;
+}
+
+static int call_locked(pid_t tid, uint64_t start_time, QClass c, int relpri, QClass *ret_granted) {
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+        const char *granted, *reason;
+        int r = call_qosd_locked(QOS_BUS_METHOD_SET_THREAD_CLASS, &reply, QOS_BUS_SIGNATURE_SET_THREAD_CLASS,
+                                 (int32_t) tid, start_time, qclass_to_string(c), (int32_t) relpri);
+        if (r < 0)
+                return r;
         if (sd_bus_message_read(reply, "ss", &granted, &reason) < 0)
                 return -EPROTO;
         /* qosd may grant less than asked, never more. */
@@ -123,6 +135,46 @@ int broker_set_thread_class(pid_t tid, QClass c, int relpri, QClass *ret_granted
 
         lib_lock(LIB_LOCK_BUS);
         r = call_locked(tid, start_time, c, relpri, ret_granted);
+        lib_unlock(LIB_LOCK_BUS);
+        return r;
+}
+
+static int begin_override_locked(pid_t waiter, uint64_t waiter_start, pid_t owner, uint64_t owner_start,
+                                 QClass c, uint64_t *ret_id, QClass *ret_lent) {
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+        const char *lent;
+        int r = call_qosd_locked(QOS_BUS_METHOD_BEGIN_OVERRIDE, &reply, QOS_BUS_SIGNATURE_BEGIN_OVERRIDE,
+                                 (int32_t) waiter, waiter_start, (int32_t) owner, owner_start,
+                                 qclass_to_string(c));
+        if (r < 0)
+                return r;
+        if (sd_bus_message_read(reply, "ts", ret_id, &lent) < 0 || *ret_id == 0)
+                return -EPROTO;
+        int l = qclass_from_string(lent);
+        if (l < 0 || !qclass_is_valid(l) || l > (int) c)
+                return -EPROTO;
+        *ret_lent = (QClass) l;
+        return 0;
+}
+
+int broker_begin_override(pid_t owner, QClass c, uint64_t *ret_id, QClass *ret_lent) {
+        uint64_t waiter_start, owner_start;
+        pid_t waiter = gettid();
+        int r = proc_start_time(waiter, &waiter_start);
+        if (r >= 0)
+                r = proc_start_time(owner, &owner_start);
+        if (r < 0)
+                return r;
+
+        lib_lock(LIB_LOCK_BUS);
+        r = begin_override_locked(waiter, waiter_start, owner, owner_start, c, ret_id, ret_lent);
+        lib_unlock(LIB_LOCK_BUS);
+        return r;
+}
+
+int broker_end_override(uint64_t id) {
+        lib_lock(LIB_LOCK_BUS);
+        int r = call_qosd_locked(QOS_BUS_METHOD_END_OVERRIDE, NULL, QOS_BUS_SIGNATURE_END_OVERRIDE, id);
         lib_unlock(LIB_LOCK_BUS);
         return r;
 }

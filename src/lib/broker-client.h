@@ -4,6 +4,7 @@
  * kept; the bus address honours DBUS_SYSTEM_BUS_ADDRESS. */
 #pragma once
 
+#include <stdint.h>
 #include <sys/types.h>
 
 #include <systemd/sd-bus.h>
@@ -22,3 +23,8 @@ int broker_set_thread_class(pid_t tid, QClass c, int relpri, QClass *ret_granted
 
 /* The errno for a failed call: r from sd-bus, e the error it filled in. */
 int broker_error_to_errno(const sd_bus_error *e, int r);
+
+/* Ask qosd to raise owner (of this process) to the lower of c and the
+ * calling thread's class until broker_end_override(*ret_id). */
+int broker_begin_override(pid_t owner, QClass c, uint64_t *ret_id, QClass *ret_lent);
+int broker_end_override(uint64_t id);

@@ -5,6 +5,7 @@
 
 static pthread_mutex_t locks[_LIB_LOCK_MAX] = {
         PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+        PTHREAD_MUTEX_INITIALIZER,
 };
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 

@@ -8,6 +8,7 @@ typedef enum LibLock {
         LIB_LOCK_ATTR,    /* the attribute table */
         LIB_LOCK_HELD,    /* the threads with a held request */
         LIB_LOCK_BUS,     /* the bus connection, held for a whole call */
+        LIB_LOCK_OVERRIDE, /* the override registry and every qos_mutex_t's lent list */
         _LIB_LOCK_MAX,
 } LibLock;
 

@@ -15,11 +15,11 @@
 /* The fast path: the kernel's word on the knobs that make the class
  * (policy, nice, slice). A refused I/O priority or timer slack does not
  * fail the request; nothing else on this path can be refused. */
-static int apply_direct(pid_t tid, const TaskAttr *cur, const TaskAttr *want, unsigned mask) {
+int thread_apply_attr(pid_t tid, const TaskAttr *cur, const TaskAttr *want, unsigned mask) {
         const KernelCaps *caps = kernel_caps();
         ApplyResult res;
 
-        int r = task_apply_attr_from(tid, cur, want, mask, &res);
+        int r = cur ? task_apply_attr_from(tid, cur, want, mask, &res) : task_apply_attr(tid, want, mask, &res);
         if (r < 0)
                 return r;
         unsigned identity = class_identity_knobs(caps);
@@ -40,7 +40,9 @@ static int apply_brokered(pid_t tid, QClass c, int relpri) {
 int thread_apply_class(pid_t tid, bool self, QClass c, int relpri) {
         const KernelCaps *caps = kernel_caps();
         TaskAttr cur, want;
-        unsigned mask = KNOBS_ALL;
+        /* Never the group: qosd's cpu groups are the system's, created and
+         * cleaned up by qosd and qosctl, not from inside applications. */
+        unsigned mask = KNOBS_ALL & ~KNOB_BIT(KNOB_GROUP);
         int r;
 
         r = task_attr_read(tid, &cur);
@@ -59,7 +61,7 @@ int thread_apply_class(pid_t tid, bool self, QClass c, int relpri) {
                         return r;
                 held_requests_set(tid, false);
         }
-        return apply_direct(tid, &cur, &want, mask);
+        return thread_apply_attr(tid, &cur, &want, mask);
 }
 
 int thread_read_class(pid_t tid, QClass *ret_class, int *ret_relpri) {

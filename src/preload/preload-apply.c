@@ -43,7 +43,9 @@ static int ask_qosd(pid_t tid, QClass c) {
 /* -EPERM: needs privilege (asked of qosd), -EBUSY: real-time (left alone). */
 static int apply_class(pid_t tid, bool self, QClass c, ApplyResult *res) {
         TaskAttr cur, want;
-        unsigned mask;
+        /* Never the group, as in libqos: qosd's cpu groups are the
+         * system's, and qosd puts a thread in its class's group itself. */
+        unsigned mask = KNOBS_ALL & ~KNOB_BIT(KNOB_GROUP);
         int r = task_attr_read(tid, &cur);
         if (r < 0)
                 return r;

@@ -120,7 +120,7 @@ static int load_rules(RuleSet **ret) {
         const char *root = secure_getenv("QOS_ROOT"), *home = secure_getenv("HOME");
         _cleanup_free_ char *user_dir = NULL;
         UserRuleDir user = { .uid = getuid() };
-        RuleSources src = { .root = root && *root ? root : NULL, .max_units = max_files() };
+        RuleSources src = { .root = root && *root ? root : NULL, .max_entries = max_files() };
         DiagList diag = {};
 
         if (user.uid >= USER_RULES_MIN_UID && home && home[0] == '/' &&
@@ -135,7 +135,7 @@ static int load_rules(RuleSet **ret) {
                 preload_log("%s:%u: %s", diag.items[i].path, diag.items[i].line, diag.items[i].message);
         diag_list_clear(&diag);
         if (r == -E2BIG)
-                preload_log("more than %zu rule files: left to qosd (QOS_PRELOAD_MAX_FILES)", src.max_units);
+                preload_log("more than %zu rule files: left to qosd (QOS_PRELOAD_MAX_FILES)", src.max_entries);
         return r;
 }
 

@@ -8,8 +8,10 @@
  *
  * --churn     one more thread keeps creating threads that exit at once, so
  *             that tools acting on "all threads" meet threads that vanish.
- * --commands  read commands from stdin: "spawn NAME", "rename OLD NEW",
- *             "quit"; each answers with "TID NAME" or "ok".
+ * --commands  read commands from stdin: "spawn NAME", "spawn-from PARENT
+ *             NAME" (thread PARENT creates it, so it inherits what PARENT
+ *             has), "rename OLD NEW", "quit"; each answers with "TID NAME"
+ *             or "ok".
  */
 #include <errno.h>
 #include <pthread.h>
@@ -34,6 +36,17 @@ static int n_workers;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t started = PTHREAD_COND_INITIALIZER;
 
+/* One spawn-from request at a time: the worker it names creates a thread. */
+static struct {
+        Worker *from;
+        char name[16];
+        bool done;
+} request;
+static pthread_mutex_t request_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t request_cond = PTHREAD_COND_INITIALIZER;
+
+static Worker *spawn(const char *name);
+
 static void *worker_main(void *arg) {
         Worker *w = arg;
         prctl(PR_SET_NAME, w->name, 0, 0, 0);
@@ -41,15 +54,51 @@ static void *worker_main(void *arg) {
         w->tid = gettid();
         pthread_cond_broadcast(&started);
         pthread_mutex_unlock(&lock);
-        for (;;)
-                pause();
+        for (;;) {
+                char name[16];
+                pthread_mutex_lock(&request_lock);
+                while (request.from != w)
+                        pthread_cond_wait(&request_cond, &request_lock);
+                memcpy(name, request.name, sizeof name);
+                pthread_mutex_unlock(&request_lock);
+                bool ok = spawn(name) != NULL;
+                pthread_mutex_lock(&request_lock);
+                request.from = NULL;
+                request.done = ok;
+                pthread_cond_broadcast(&request_cond);
+                pthread_mutex_unlock(&request_lock);
+        }
+        return NULL;
+}
+
+/* Ask worker `from` to create thread `name`; wait until it has. */
+static bool spawn_from(Worker *from, const char *name) {
+        pthread_mutex_lock(&request_lock);
+        snprintf(request.name, sizeof request.name, "%s", name);
+        request.from = from;
+        pthread_cond_broadcast(&request_cond);
+        while (request.from)
+                pthread_cond_wait(&request_cond, &request_lock);
+        bool ok = request.done;
+        pthread_mutex_unlock(&request_lock);
+        return ok;
+}
+
+static Worker *find_worker(const char *name) {
+        for (int i = 0; i < n_workers; i++)
+                if (strcmp(workers[i].name, name) == 0)
+                        return &workers[i];
         return NULL;
 }
 
 static Worker *spawn(const char *name) {
-        if (n_workers >= MAX_THREADS)
+        pthread_mutex_lock(&lock);
+        if (n_workers >= MAX_THREADS) {
+                pthread_mutex_unlock(&lock);
                 return NULL;
+        }
         Worker *w = &workers[n_workers++];
+        pthread_mutex_unlock(&lock);
         snprintf(w->name, sizeof w->name, "%s", name);
         if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
                 return NULL;
@@ -78,20 +127,20 @@ static void *churn_main(void *arg) {
 static int run_commands(void) {
         char line[128], a[32], b[32] = "";
         while (fgets(line, sizeof line, stdin)) {
-                if (sscanf(line, "spawn %31s", a) == 1) {
+                if (sscanf(line, "spawn-from %31s %31s", a, b) == 2) {
+                        Worker *from = find_worker(a);
+                        if (!from || !spawn_from(from, b))
+                                printf("error\n");
+                } else if (sscanf(line, "spawn %31s", a) == 1) {
                         if (!spawn(a))
                                 printf("error\n");
                 } else if (sscanf(line, "rename %31s %31s", a, b) == 2) {
-                        bool found = false;
-                        for (int i = 0; i < n_workers; i++)
-                                if (strcmp(workers[i].name, a) == 0) {
-                                        memcpy(workers[i].name, b, sizeof workers[i].name - 1);
-                                        pthread_setname_np(workers[i].thread, workers[i].name);
-                                        printf("%d %s\n", (int) workers[i].tid, workers[i].name);
-                                        found = true;
-                                        break;
-                                }
-                        if (!found)
+                        Worker *w = find_worker(a);
+                        if (w) {
+                                memcpy(w->name, b, sizeof w->name - 1);
+                                pthread_setname_np(w->thread, w->name);
+                                printf("%d %s\n", (int) w->tid, w->name);
+                        } else
                                 printf("error\n");
                 } else if (strncmp(line, "quit", 4) == 0)
                         return 0;

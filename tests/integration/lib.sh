@@ -181,6 +181,9 @@ qosd_root_init() {
         QOSD_LOG="$TEST_TMP/qosd.log"
         mkdir -p "$QOSD_ROOT/etc/qos/apps.d" "$QOSD_ROOT/usr/share/qos/apps.d" "$QOSD_BIN"
         chmod 755 "$QOSD_BIN"
+        # The machine's users' own rule files are not the test's: a test
+        # that wants them turns UserRules on.
+        printf '[Daemon]\nUserRules=no\n' >"$QOSD_ROOT/etc/qos/qosd.conf"
         : >"$QOSD_LOG"
         on_exit 'stop_qosd KILL'
 }
@@ -237,6 +240,28 @@ stop_qosd() { # [signal]
         fi
 }
 
+# qos-test-threads --commands as PROGRAM (a copy a rule matches), driven
+# through fd 7; COMMANDS_PID is the process.
+start_commands() { # program
+        mkfifo "$TEST_TMP/cmd"
+        "$1" --commands main <"$TEST_TMP/cmd" >"$TEST_TMP/cmd.out" &
+        COMMANDS_PID=$!
+        on_exit "kill $COMMANDS_PID"
+        exec 7>"$TEST_TMP/cmd"
+        on_exit "exec 7>&-"
+        wait_for grep -qx ready "$TEST_TMP/cmd.out" || fail "command helper did not start"
+}
+
+# Send a command that names thread NAME (spawn, spawn-from, rename), wait
+# for its "TID NAME" answer and print the TID.
+command_tid() { # name command...
+        local name=$1
+        shift
+        echo "$*" >&7
+        wait_for grep -q " $name\$" "$TEST_TMP/cmd.out" || fail "'$*' got no answer"
+        awk -v n="$name" '$2 == n { t = $1 } END { print t }' "$TEST_TMP/cmd.out"
+}
+
 # One counter from `qosctl status`.
 qosd_status() { # name
         "$QOSCTL" status | awk -v n="$1" '$1 == n { print $2 }'
@@ -280,4 +305,67 @@ sched_view() { # tid
                 [ "$k" = se.slice ] && slice=$v
         done <"/proc/$tid/sched"
         echo "${39} ${17} $slice"
+}
+
+# The cpu cgroup hierarchy qosd would use, as the kernel shows it (v1 cpu
+# controller, else cgroup v2 with cpu enabled below the root), and the file
+# a TID is written to there. Empty CPU_CGROUP: none.
+CPU_CGROUP=$(findmnt -n -t cgroup -O cpu -o TARGET 2>/dev/null | head -n1 || true)
+CGROUP_THREADS=tasks
+if [ -z "$CPU_CGROUP" ]; then
+        CGROUP_THREADS=cgroup.threads
+        CPU_CGROUP=$(findmnt -n -t cgroup2 -o TARGET 2>/dev/null | head -n1 || true)
+        if [ -n "$CPU_CGROUP" ] && ! grep -qw cpu "$CPU_CGROUP/cgroup.subtree_control" 2>/dev/null; then
+                CPU_CGROUP=
+        fi
+fi
+
+# Each test has groups of its own, so tests running side by side (and a
+# qosd on the machine) never see each other's.
+export QOS_CGROUP_PREFIX="qos-test-$$"
+
+# Move whatever is left in a cgroup back to the root, then remove it.
+remove_cgroup() { # dir
+        local t
+        [ -d "$1" ] || return 0
+        for t in $(cat "$1/$CGROUP_THREADS" "$1/cgroup.procs" 2>/dev/null); do
+                echo "$t" >"$CPU_CGROUP/$CGROUP_THREADS" 2>/dev/null || true
+        done
+        # A task killed a moment ago keeps the cgroup busy until it is reaped.
+        for _ in $(seq 50); do
+                rmdir "$1" 2>/dev/null && return 0
+                sleep 0.05
+        done
+        rmdir "$1"
+}
+if [ -n "$CPU_CGROUP" ]; then
+        on_exit 'for g in "$CPU_CGROUP/$QOS_CGROUP_PREFIX".*; do remove_cgroup "$g"; done'
+fi
+
+require_groups() {
+        if [ -z "$CPU_CGROUP" ]; then
+                echo "SKIP: $TEST_NAME: no cpu cgroup hierarchy qosd can use"
+                exit 77
+        fi
+}
+
+# The cpu cgroup of one thread, as /proc/TID/cgroup shows it.
+cgroup_of() { # tid
+        if [ "$CGROUP_THREADS" = tasks ]; then
+                awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3 }' "/proc/$1/cgroup"
+        else
+                awk -F: '$1 == 0 { print $3 }' "/proc/$1/cgroup"
+        fi
+}
+
+# Copies a test user can run (the build tree need not be readable to
+# them): binaries into $TEST_TMP/bin, libqos.so.0 (from $1) into
+# $TEST_TMP/lib, for LD_LIBRARY_PATH="$TEST_TMP/lib".
+copy_for_user() { # libqos.so binary...
+        local lib=$1
+        shift
+        mkdir -p "$TEST_TMP/bin" "$TEST_TMP/lib"
+        cp "$@" "$TEST_TMP/bin/"
+        cp -L "$lib" "$TEST_TMP/lib/libqos.so.0"
+        chmod -R a+rX "$TEST_TMP/bin" "$TEST_TMP/lib"
 }

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# kernel-matrix: vm
 # qosd applies classes: to processes already running at start (every
 # thread), at exec of a matched program, to a thread when it is created and
 # again when it is renamed (COMM); untouched programs stay at the defaults;
@@ -35,23 +36,14 @@ assert_eq "$(kernel_view "$(tid_of indexer)")" "$bg" "indexer thread of an exec'
 ok "exec of a matched program: every thread gets the class"
 
 # A thread created later, then renamed into a thread rule (COMM event).
-mkfifo "$TEST_TMP/cmd"
-"$BG" --commands main <"$TEST_TMP/cmd" >"$TEST_TMP/cmd.out" &
-cp=$!
-on_exit "kill $cp"
-exec 7>"$TEST_TMP/cmd"
-on_exit "exec 7>&-"
-wait_for grep -qx ready "$TEST_TMP/cmd.out" || fail "command helper did not start"
-echo "spawn helper" >&7
-wait_for grep -q " helper$" "$TEST_TMP/cmd.out" || fail "spawn failed"
-t=$(awk '$2 == "helper" { print $1 }' "$TEST_TMP/cmd.out")
+start_commands "$BG"
+t=$(command_tid helper spawn helper)
 wait_view "$t" "$bg" "new thread"
 ok "a new thread of a matched process gets the process class"
-echo "rename helper render-main" >&7
-wait_for grep -q " render-main$" "$TEST_TMP/cmd.out" || fail "rename failed"
+command_tid render-main rename helper render-main >/dev/null
 wait_view "$t" "$ui" "renamed thread"
 ok "a thread renamed into a [Thread:] rule gets the thread class"
-echo "rename render-main plain" >&7
+command_tid plain rename render-main plain >/dev/null
 wait_view "$t" "$bg" "renamed back"
 ok "renamed out of the thread rule: back to the process class"
 

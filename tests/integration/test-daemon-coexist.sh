@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# kernel-matrix: vm
 # Coexistence: a thread someone else changed after qosd (renice, chrt) is
 # left alone on every later evaluation and on exit, counted, and explained;
 # real-time threads are never touched, not even when a rule matches them.
@@ -54,7 +55,7 @@ assert_eq "$(kernel_view "$rt")" "$rt_before" "real-time-from-start thread after
 ok "restoring on exit does not revert other people's changes"
 
 # ForeignChange=reapply takes threads back instead.
-printf '[Daemon]\nForeignChange=reapply\n' >"$QOSD_ROOT/etc/qos/qosd.conf"
+printf '[Daemon]\nUserRules=no\nForeignChange=reapply\n' >"$QOSD_ROOT/etc/qos/qosd.conf"
 THREADS_BIN=$BG start_threads again
 a=$(tid_of again)
 start_qosd

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# kernel-matrix: vm
 # PID reuse: a matched program (class background, original nice 5) runs
 # under PID P and dies; an unmatched program is started under the very same
 # PID (clone3 set_tid). It must never get the old class nor the old task's
@@ -71,7 +72,7 @@ start_qosd
 start_old
 p=$OLD
 stop_qosd KILL
-grep -q "^A $p " "$QOSD_ROOT/run/qos/qosd.state" || fail "state file lacks the old task"
+grep -q "^B $p " "$QOSD_ROOT/run/qos/qosd.state" || fail "state file lacks the old task"
 reuse_pid "$p"
 start_qosd
 new_view_ok "$p" "new process under a reused PID after a crash and restart"

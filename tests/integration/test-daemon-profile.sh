@@ -54,7 +54,7 @@ ok "qos profile; unknown names refused; exit restores"
 
 # Profile= in qosd.conf, and a machine without the files: said, not fatal.
 rm -rf "$QOSD_ROOT/sys"
-printf '[Daemon]\nProfile=qos\n' >"$QOSD_ROOT/etc/qos/qosd.conf"
+printf '[Daemon]\nUserRules=no\nProfile=qos\n' >"$QOSD_ROOT/etc/qos/qosd.conf"
 start_qosd
 grep -q "base_slice_ns: unavailable" "$QOSD_LOG" || fail "missing debugfs not reported"
 grep -q "no cpufreq" "$QOSD_LOG" || fail "missing cpufreq not reported"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# kernel-matrix: vm
 # Crash recovery: SIGKILL qosd, start it again. It recovers from the state
 # file and /proc what it had changed, does not take its own settings for
 # the originals (no double apply: nothing is changed again), and a later
@@ -47,7 +48,7 @@ assert_eq "$(kernel_view "$w2")" "$orig_w2" "SIGTERM restores the true original 
 ok "after two crashes, SIGTERM restores the true originals"
 
 # RestoreOnExit=no: classes stay on SIGTERM; a later qosd still knows the originals.
-printf '[Daemon]\nRestoreOnExit=no\n' >"$QOSD_ROOT/etc/qos/qosd.conf"
+printf '[Daemon]\nUserRules=no\nRestoreOnExit=no\n' >"$QOSD_ROOT/etc/qos/qosd.conf"
 start_qosd
 stop_qosd TERM
 assert_eq "$(kernel_view "$app")" "$bg" "RestoreOnExit=no leaves the class"

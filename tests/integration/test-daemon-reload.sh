@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# kernel-matrix: vm
 # Reload is atomic: a broken file keeps the last good set (errors reported
 # as file:line, over D-Bus and in the log); a removed rule puts its threads
 # back to their originals; a new rule applies to running processes; SIGHUP

@@ -7,9 +7,10 @@
 source "$(dirname "$0")/lib.sh"
 require_root
 qosd_root_init
+printf '[Daemon]\nUserRules=yes\n' >"$QOSD_ROOT/etc/qos/qosd.conf"
 
-alice=qos-t-ualice
-bob=qos-t-ubob
+alice=qos-ua$$
+bob=qos-ub$$
 home=$TEST_TMP/home
 mkdir -p "$home"
 chmod 755 "$home"

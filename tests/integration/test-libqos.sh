@@ -1,60 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# kernel-matrix: vm
 # libqos in a real process of a real unprivileged user: the fast path
 # demotes (itself, another thread by TID and by pthread_t, a new thread from
 # an attribute object) with no daemon; promotions fail with ENOTCONN and
-# change nothing, whether there is no bus or a bus without qosd; the
-# classes read back are what the kernel reports. Root applies everything
+# change nothing, whether there is no bus or a bus without qosd; with qosd
+# the broker grants them; the classes read back are what the kernel reports. Root applies everything
 # itself.
 . "$(dirname "$0")/lib.sh"
 require_root
-: "${QOS_LIB_CLIENT:?QOS_LIB_CLIENT must point at qos-lib-client}"
-: "${QOS_LIB:?QOS_LIB must point at libqos.so}"
 
 alice=qos-t-libalice
 make_user "$alice"
 
-# Copies the test user can run: the client, with the library beside it.
-mkdir -p "$TEST_TMP/bin" "$TEST_TMP/lib"
-cp "$QOS_LIB_CLIENT" "$QOSCTL" "$TEST_TMP/bin/"
-cp -L "$QOS_LIB" "$TEST_TMP/lib/libqos.so.0"
-chmod -R a+rX "$TEST_TMP/bin" "$TEST_TMP/lib"
-client_env=(env LD_LIBRARY_PATH="$TEST_TMP/lib")
+. "$(dirname "$0")/lib-client.sh"
+client_setup
 
 # No system bus at all, unless a test says otherwise.
 no_bus="unix:path=$TEST_TMP/no-bus-here"
 bus=$no_bus
-
-# Start the client as USER (root: "-"), optionally under a command such as
-# "qosctl run -c background". Talk to it with ask/expect; MAIN is the TID
-# of its main thread.
-client_start() { # user [wrapper...]
-        local user=$1
-        shift
-        local run=("$@" "${client_env[@]}" DBUS_SYSTEM_BUS_ADDRESS="$bus" "$TEST_TMP/bin/qos-lib-client")
-        [ "$user" = - ] || run=(runuser -u "$user" -- "${run[@]}")
-        coproc CLIENT { "${run[@]}" 2>>"$TEST_TMP/client.err"; }
-        on_exit "kill $CLIENT_PID"
-        ask tid
-        MAIN=$REPLY
-}
-
-client_stop() {
-        local rc=0
-        echo quit >&"${CLIENT[1]}"
-        wait "$CLIENT_PID" || rc=$?
-        [ "$rc" = 0 ] || fail "qos-lib-client exited $rc: $(cat "$TEST_TMP/client.err")"
-}
-
-ask() { # command...
-        echo "$*" >&"${CLIENT[1]}"
-        read -r -t 10 REPLY <&"${CLIENT[0]}" || fail "qos-lib-client did not answer '$*'"
-}
-
-expect() { # command expected
-        ask "$1"
-        assert_eq "$REPLY" "$2" "$1"
-}
 
 policy_nice() { # tid
         echo "$(stat_field "$1" 41) $(stat_field "$1" 19)"
@@ -174,7 +138,13 @@ client_stop
 client_start - "$QOSCTL" run -c background
 expect "self-set user-interactive 0" 0 # root: the fast path does it all
 assert_eq "$(policy_nice "$MAIN")" "0 -10" "root's thread is user-interactive"
-assert_eq "$(sched_field "$MAIN" se.slice)" 500000 "with the 0.5 ms slice"
+# The 0.5 ms slice where the kernel has custom slices (asked of the
+# kernel, not of libqos); 6.1 keeps its default and has no se.slice.
+if [ "$("$QOS_KERNEL_PROBE" slice)" = supported ]; then
+        assert_eq "$(sched_field "$MAIN" se.slice)" 500000 "with the 0.5 ms slice"
+else
+        assert_eq "$(sched_field "$MAIN" se.slice)" "$(sched_field 2 se.slice)" "with the default slice"
+fi
 expect self user-interactive
 expect main background # still the initial class
 expect "self-set user-interactive -15" 0
@@ -194,14 +164,16 @@ expect "self-set utility 0" ENOTCONN # and again, on the kept connection
 assert_eq "$(kernel_view "$MAIN")" "$before" "refused promotion changed nothing"
 ok "promotion with a bus but no qosd fails with ENOTCONN and changes nothing"
 
-# A qosd that does not broker yet: the shipped bus policy lets no one but
-# root call methods it does not list, so the request is refused (EPERM),
-# on the connection the client already has, and nothing changes.
+# With qosd, the broker answers on the connection the client already has:
+# the promotion the kernel refused is granted (utility is not gated), and
+# the fast path still needs no one. The policy cases are test-broker's.
 qosd_root_init
 start_qosd
-expect "self-set utility 0" EPERM
+expect "self-set utility 0" 0
+assert_eq "$(policy_nice "$MAIN")" "0 0" "the broker brought the thread back to utility"
+expect self utility
 expect "self-set background 0" 0 # the fast path needs no one
-assert_eq "$(kernel_view "$MAIN")" "$before" "nothing changed"
+assert_eq "$(policy_nice "$MAIN")" "5 19" "background again, by the library itself"
 client_stop
 stop_qosd
-ok "with qosd running, a request it does not broker is refused and changes nothing"
+ok "with qosd running, the broker grants the promotion the kernel refused"

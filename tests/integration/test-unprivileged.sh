@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# kernel-matrix: vm
 # Real unprivileged users: anyone may demote their own threads; raising a
 # class is refused with exit code 4 and advice; another user's threads are
 # off limits.
@@ -20,6 +21,20 @@ out=$(as "$alice" "$qosctl" run -c background sh -c 'cat /proc/$$/stat') || fail
 set -- ${out##*) }
 assert_eq "${17} ${39}" "19 5" "alice's command runs at nice 19, SCHED_IDLE"
 ok "unprivileged demotion to background"
+
+# The group part needs root: the thread stays in its session's group, the
+# class still applies (exit 0), and the reason is said.
+if [ -n "$CPU_CGROUP" ]; then
+        out=$(as "$alice" "$qosctl" run -c background sh -c 'cat /proc/$$/stat; cat /proc/$$/cgroup' \
+                2>"$TEST_TMP/err") || fail "alice run -c background exited $? without group access"
+        assert_contains "$(cat "$TEST_TMP/err")" "group not set: moving a thread between cpu cgroups needs root" \
+                "the missing group is reported"
+        line=$(head -n1 <<<"$out")
+        set -- ${line##*) }
+        assert_eq "${17} ${39}" "19 5" "per-thread background applied without group access"
+        [ ! -d "$CPU_CGROUP/$QOS_CGROUP_PREFIX.background" ] || fail "an unprivileged run created a group"
+        ok "unprivileged: the group is reported as not permitted, the class still applies"
+fi
 
 AS_USER=$alice start_threads ui
 tid=$(tid_of ui)
@@ -51,3 +66,12 @@ tid=$(tid_of down)
 as "$alice" "$qosctl" set -c background -p "$tid" || fail "alice demoting from user-interactive exited $?"
 assert_eq "$(stat_field "$tid" 41) $(stat_field "$tid" 19)" "5 19" "demoted from user-interactive to background"
 ok "demotion from a reset-on-fork class"
+
+# What the kernel supports does not depend on who asks: an unprivileged
+# caller already in background (SCHED_IDLE, which it may not leave to try
+# a slice on itself) sees the same knob table as root.
+table() { sed -n '/^KNOB/,$p'; }
+want=$("$QOSCTL" classes | table)
+got=$(as "$alice" "$qosctl" run -c background "$qosctl" classes | table)
+assert_eq "$got" "$want" "knob table of an idle unprivileged caller"
+ok "knob support probed the same without privilege"

@@ -11,7 +11,7 @@
 #include "sched-syscall.h"
 
 static const KernelCaps all_caps = {
-        .supported = { true, true, true, true, false, true, true },
+        .supported = { true, true, true, true, false, true, true, true },
         .default_slice_ns = 1400000,
 };
 
@@ -27,6 +27,7 @@ static void test_utility_is_kernel_default(void **state) {
         assert_int_equal(u->ioprio, 0);            /* IOPRIO_CLASS_NONE */
         assert_int_equal(u->timer_slack_ns, 50000); /* the kernel's default slack */
         assert_false(u->reset_on_fork);
+        assert_false(class_has_group(QCLASS_UTILITY)); /* stays where the kernel put it */
         assert_int_equal(QCLASS_DEFAULT, QCLASS_UTILITY);
 }
 
@@ -88,6 +89,48 @@ static void test_foreign_settings_are_custom(void **state) {
         assert_int_equal(class_from_attr(&t, &all_caps), QCLASS_UNSPECIFIED);
 }
 
+/* Group shares: cpu.weight's range, higher classes weigh more, background
+ * is idle, and the real-time budgets fit in the root's (95% by default). */
+static void test_group_fields(void **state) {
+        unsigned rt = 0;
+        for (QClass c = QCLASS_BACKGROUND; c <= QCLASS_USER_INTERACTIVE; c++) {
+                const ClassKnobs *k = class_knobs(c);
+                assert_true(k->group_weight <= 10000);
+                rt += k->group_rt_pct;
+        }
+        assert_true(rt <= 95);
+        assert_true(class_knobs(QCLASS_BACKGROUND)->group_idle);
+        /* Every group allows real-time (rtkit, chrt), the user classes most. */
+        for (QClass c = QCLASS_BACKGROUND; c <= QCLASS_USER_INTERACTIVE; c++)
+                if (class_has_group(c))
+                        assert_true(class_knobs(c)->group_rt_pct > 0);
+        assert_true(class_knobs(QCLASS_USER_INTERACTIVE)->group_rt_pct >
+                    class_knobs(QCLASS_BACKGROUND)->group_rt_pct);
+        assert_true(class_knobs(QCLASS_USER_INTERACTIVE)->group_weight >
+                    class_knobs(QCLASS_USER_INITIATED)->group_weight);
+        assert_true(class_knobs(QCLASS_USER_INITIATED)->group_weight > 100);
+        assert_false(class_knobs(QCLASS_USER_INTERACTIVE)->group_idle);
+}
+
+/* The group is part of the target where the machine has groups; it is not
+ * part of a class's identity (a thread in a foreign cgroup is still in its
+ * class). */
+static void test_group_in_target_not_identity(void **state) {
+        KernelCaps no_groups = all_caps;
+        TaskAttr t;
+        no_groups.supported[KNOB_GROUP] = false;
+
+        class_target_attr(QCLASS_BACKGROUND, &all_caps, &t);
+        assert_int_equal(t.group, QCLASS_BACKGROUND);
+        t.group = QCLASS_UNSPECIFIED;
+        assert_int_equal(class_from_attr(&t, &all_caps), QCLASS_BACKGROUND);
+        class_target_attr(QCLASS_UTILITY, &all_caps, &t);
+        assert_int_equal(t.group, QCLASS_UNSPECIFIED);
+        class_target_attr(QCLASS_BACKGROUND, &no_groups, &t);
+        assert_int_equal(t.group, QCLASS_UNSPECIFIED);
+        assert_false(class_identity_knobs(&all_caps) & KNOB_BIT(KNOB_GROUP));
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_utility_is_kernel_default),
@@ -98,6 +141,8 @@ int main(void) {
                 cmocka_unit_test(test_target_round_trips),
                 cmocka_unit_test(test_unsupported_knobs_take_neutral_values),
                 cmocka_unit_test(test_foreign_settings_are_custom),
+                cmocka_unit_test(test_group_fields),
+                cmocka_unit_test(test_group_in_target_not_identity),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

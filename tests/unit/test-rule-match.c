@@ -280,6 +280,44 @@ static void test_limits(void **state) {
         assert_int_equal(m.requested, QCLASS_BACKGROUND);
 }
 
+/* Only the admin directory (its files and drop-ins) may exempt an
+ * application from the foreground gate; the key elsewhere is reported and
+ * has no effect. */
+static void test_interactive_exemption(void **state) {
+        Fixture *f = *state;
+        const char *ui = "[Process]\nClass=user-interactive\n";
+        sys_write(f, ADMIN, "admin.conf", "[Process]\nClass=ui\n[Limits]\nAllowInteractiveInBackground=yes\n");
+        sys_write(f, VENDOR, "vendor.conf", "[Process]\nClass=ui\n[Limits]\nAllowInteractiveInBackground=yes\n");
+        sys_write(f, VENDOR, "lifted.conf", ui);
+        sys_write(f, ADMIN, "lifted.conf.d/exempt.conf", "[Limits]\nAllowInteractiveInBackground=on\n");
+        sys_write(f, RUNTIME, "runtime.conf", "[Process]\nClass=ui\n[Limits]\nAllowInteractiveInBackground=yes\n");
+        sys_write(f, ADMIN, "plain.conf", ui);
+        sys_write(f, ADMIN, "bad.conf", "[Process]\nClass=ui\n[Limits]\nAllowInteractiveInBackground=maybe\n");
+        user_write(f, "mine.conf", "[Process]\nClass=ui\n[Limits]\nAllowInteractiveInBackground=yes\n");
+        load(f);
+        expect_diag(&f->diag, 4, LOG_ERR, "AllowInteractiveInBackground=maybe is not a boolean");
+        struct {
+                const char *exe;
+                bool exempt;
+        } cases[] = {
+                { "/usr/bin/admin", true },   { "/usr/bin/vendor", false }, { "/usr/bin/lifted", true },
+                { "/usr/bin/runtime", false }, { "/usr/bin/plain", false }, { "/usr/bin/bad", false },
+                { "/usr/bin/mine", false },
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                ProcessInfo p = proc(cases[i].exe, NULL, ME);
+                MatchResult m;
+                assert_string_equal(who(f, &p, NULL, &m), strrchr(cases[i].exe, '/') + 1);
+                assert_int_equal(m.class, QCLASS_USER_INTERACTIVE);
+                if (m.interactive_exempt != cases[i].exempt)
+                        fail_msg("%s: exempt %d", cases[i].exe, m.interactive_exempt);
+        }
+        size_t ignored = 0;
+        for (size_t i = 0; i < f->diag.n; i++)
+                ignored += strstr(f->diag.items[i].message, "is honoured only in") != NULL;
+        assert_int_equal(ignored, 3); /* vendor, runtime, the user's */
+}
+
 static void test_masking_and_dropins(void **state) {
         Fixture *f = *state;
         sys_write(f, VENDOR, "foo.conf", "[Process]\nClass=background\n");
@@ -454,9 +492,9 @@ static void test_no_rules(void **state) {
 
 /* A caller that loads in every process (the preload) gives up before
  * parsing when the system directories hold more files than it can afford. */
-static void test_max_units(void **state) {
+static void test_max_entries(void **state) {
         Fixture *f = *state;
-        RuleSources src = { .root = f->root, .max_units = 2 };
+        RuleSources src = { .root = f->root, .max_entries = 2 };
         sys_write(f, 0, "a.conf", "[Process]\nClass=background\n");
         sys_write(f, 1, "b.conf", "[Process]\nClass=background\n");
         assert_int_equal(ruleset_load(&src, &f->rs, &f->diag), 0);
@@ -465,7 +503,7 @@ static void test_max_units(void **state) {
         sys_write(f, 2, "c.conf", "[Process]\nClass=background\n");
         assert_int_equal(ruleset_load(&src, &f->rs, &f->diag), -E2BIG);
         assert_null(f->rs);
-        src.max_units = 0;
+        src.max_entries = 0;
         assert_int_equal(ruleset_load(&src, &f->rs, &f->diag), 0);
         assert_int_equal(ruleset_n_files(f->rs), 3);
 }
@@ -481,6 +519,7 @@ int main(void) {
                 T(test_match_keys),
                 T(test_json_apps),
                 T(test_limits),
+                T(test_interactive_exemption),
                 T(test_masking_and_dropins),
                 T(test_broken_files_do_not_spread),
                 T(test_user_files_apply_to_their_owner_only),
@@ -488,7 +527,7 @@ int main(void) {
                 T(test_user_capped_by_admin),
                 T(test_user_scope_messages_once),
                 T(test_no_rules),
-                T(test_max_units),
+                T(test_max_entries),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -56,6 +56,44 @@ static void test_values(void **state) {
 }
 
 /* A bad line is an error that loses nothing else: the rest still loads. */
+static void test_broker(void **state) {
+        Settings s;
+        settings_init(&s);
+        assert_int_equal(s.foreground_gate, GATE_AUTO);
+        assert_int_equal(s.foreground_uid, (uid_t) -1);
+        assert_int_equal(s.request_max_class, QCLASS_USER_INTERACTIVE);
+        char *p = write_tmp("[Daemon]\n"
+                            "ForegroundGate=yes\n"
+                            "ForegroundUser=root\n"
+                            "ForegroundGroup=4242\n"
+                            "RequestMaxClass=user-initiated\n"
+                            "RequestRate=5\n"
+                            "RequestBurst=10\n");
+        assert_int_equal(settings_load(&s, p), 0);
+        assert_int_equal(s.foreground_gate, GATE_YES);
+        assert_int_equal(s.foreground_uid, 0);
+        assert_int_equal(s.foreground_gid, 4242);
+        assert_int_equal(s.request_max_class, QCLASS_USER_INITIATED);
+        assert_int_equal(s.request_rate, 5);
+        assert_int_equal(s.request_burst, 10);
+        unlink(p);
+        free(p);
+        p = write_tmp("[Daemon]\n"
+                      "ForegroundGate=sometimes\n"
+                      "ForegroundUser=no-such-user-here\n"
+                      "RequestMaxClass=unspecified\n"
+                      "RequestRate=0\n"
+                      "ForegroundGate=no\n");
+        assert_int_equal(settings_load(&s, p), 4);
+        assert_int_equal(s.foreground_gate, GATE_NO); /* the good line still counts */
+        assert_int_equal(s.foreground_uid, 0);
+        assert_int_equal(s.request_max_class, QCLASS_USER_INITIATED);
+        assert_int_equal(s.request_rate, 5);
+        unlink(p);
+        free(p);
+        settings_done(&s);
+}
+
 static void test_bad_lines(void **state) {
         char *p = write_tmp("[Daemon]\n"
                             "RestoreOnExit=perhaps\n"
@@ -77,6 +115,7 @@ int main(void) {
                 cmocka_unit_test(test_defaults_and_missing_file),
                 cmocka_unit_test(test_values),
                 cmocka_unit_test(test_bad_lines),
+                cmocka_unit_test(test_broker),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,6 +21,7 @@ static void test_record_round_trip(void **state) {
         char line[256];
         int forget;
         r.set.reset_on_fork = true;
+        r.set.group = QCLASS_BACKGROUND;
         assert_true(state_record_format(&r, line, sizeof line) > 0);
         assert_int_equal(state_record_parse(line, &back, &forget), 0);
         assert_int_equal(forget, 0);
@@ -31,6 +32,8 @@ static void test_record_round_trip(void **state) {
         assert_int_equal(task_attr_diff(&back.set, &r.set, KNOBS_ALL), 0);
         assert_true(back.set.reset_on_fork);
         assert_false(back.orig.reset_on_fork);
+        assert_int_equal(back.set.group, QCLASS_BACKGROUND); /* qosd's group survives a crash */
+        assert_int_equal(back.orig.group, QCLASS_UNSPECIFIED);
         assert_int_equal(state_record_parse("F 1234 987654321\n", &back, &forget), 0);
         assert_int_equal(forget, 1);
         assert_int_equal(back.tid, 1234);
@@ -39,6 +42,16 @@ static void test_record_round_trip(void **state) {
         assert_int_equal(state_record_parse("A 1234 5 9 0 0 0 0 0 1024 0 50000 0 0 0 0 0 1024 0 50000\n",
                                             &back, &forget), -EINVAL); /* class 9 */
         assert_int_equal(state_record_parse("garbage", &back, &forget), -EINVAL);
+        /* A record from before groups: no group on either side. */
+        assert_int_equal(state_record_parse("A 1234 5 1 0 0 0 0 0 1024 0 50000 5 19 0 0 0 512 24576 10000000\n",
+                                            &back, &forget), 0);
+        assert_int_equal(back.set.policy, 5);
+        assert_int_equal(back.set.group, QCLASS_UNSPECIFIED);
+        /* A torn group record is refused, never read as an older one. */
+        line[strlen(line) - 3] = '\0';
+        assert_int_equal(state_record_parse(line, &back, &forget), -EINVAL);
+        assert_int_equal(state_record_parse("B 1234 5 1 0 0 0 0 0 1024 0 50000 7 5 19 0 0 0 512 24576 10000000 1\n",
+                                            &back, &forget), -EINVAL); /* group 7 */
 }
 
 /* Replay: first original wins, a forget drops, a forget for another start

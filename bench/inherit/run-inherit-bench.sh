@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The performance-inheritance figures: the priority-inversion scenario
+# (REPS runs, pthread_mutex_t vs qos_mutex_t), the uncontended lock+unlock
+# cost, and the cost of an override applied directly (root) and lent
+# through qosd (a test user, with the real qosd on a private bus). Root;
+# cleans up after itself.
+#
+#   bench/inherit/run-inherit-bench.sh [BUILD] [REPS] [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+B=${1:-build}
+REPS=${2:-3}
+SECONDS_PER_LOCK=${3:-10}
+export QOSD=$PWD/$B/src/daemon/qosd QOSCTL=$PWD/$B/src/cli/qosctl QOS_SOURCE_ROOT=$PWD
+export QOS_TEST_THREADS=$PWD/$B/tests/helpers/qos-test-threads
+bench=$PWD/$B/bench/inherit/qos-bench-inherit
+source tests/integration/lib.sh
+require_root
+
+for ((r = 1; r <= REPS; r++)); do
+        echo "== run $r of $REPS"
+        setsid -w "$bench" inversion "$SECONDS_PER_LOCK"
+done
+echo
+"$bench" uncontended 10
+echo
+"$bench" override 2000
+
+start_dbus
+qosd_root_init
+start_qosd
+user=qos-b-inherit
+make_user "$user"
+copy_for_user "$B/src/lib/libqos.so.0" "$bench"
+runuser -u "$user" -- env LD_LIBRARY_PATH="$TEST_TMP/lib" DBUS_SYSTEM_BUS_ADDRESS="$DBUS_SYSTEM_BUS_ADDRESS" \
+        "$TEST_TMP/bin/qos-bench-inherit" override 2000

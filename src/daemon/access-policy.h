@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Who may have which class for a thread when it asks qosd (SetThreadClass).
+ * A pure function of facts the broker gathered: no bus, no /proc, no clock,
+ * so every case is unit-tested without root. The broker asks again, with the
+ * same function, whenever one of the inputs changes (foreground, caps). */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "qclass.h"
+
+typedef struct AccessRequest {
+        uid_t caller_uid;               /* effective uid from the bus credentials */
+        pid_t caller_pid;               /* the caller's process (pinned by start time) */
+        uid_t target_uid;               /* owner (real uid) of the target thread's process */
+        pid_t target_pid;               /* the process the target thread belongs to */
+        QClass requested;
+        int requested_relpri;
+        QClass current;                 /* the class the thread has now (UNSPECIFIED: custom) */
+        int current_relpri;
+        bool gate;                      /* the foreground gate is in force */
+        bool foreground;                /* the target process is in the foreground set */
+        QClass app_cap;                 /* [Limits] MaxClass= of the app; UNSPECIFIED: none */
+        const char *app_cap_origin;     /* "file:line" of that MaxClass= */
+        QClass user_cap;                /* RequestMaxClass= of qosd.conf; UNSPECIFIED: none */
+} AccessRequest;
+
+typedef enum AccessResult {
+        ACCESS_GRANTED,                 /* granted == requested */
+        ACCESS_HELD,                    /* granted below requested, remembered */
+        ACCESS_DENIED,                  /* nothing changes, nothing remembered */
+} AccessResult;
+
+typedef struct AccessVerdict {
+        AccessResult result;
+        QClass granted;                 /* never above requested */
+        char reason[256];               /* one line for people: "granted", "held at ..." */
+} AccessVerdict;
+
+void access_decide(const AccessRequest *req, AccessVerdict *ret);

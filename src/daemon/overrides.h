@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Overrides lent through qosd by callers without CAP_SYS_NICE (libqos's
+ * qos_override_begin() and contended qos_mutex_t): BeginOverride and
+ * EndOverride on org.qosd.QoS1.Manager. A caller lends one of its threads'
+ * current class to another of its own threads; qosd raises the owner,
+ * stacks overrides as libqos does (the highest wins), restores the owner's
+ * settings from before the first override when the last one ends, and
+ * drops every override of a thread that exits and of a caller whose bus
+ * connection goes away. */
+#pragma once
+
+#include <systemd/sd-bus.h>
+
+#include "manager.h"
+
+typedef struct Overrides Overrides;
+
+int method_begin_override(sd_bus_message *msg, void *userdata, sd_bus_error *error);
+int method_end_override(sd_bus_message *msg, void *userdata, sd_bus_error *error);
+
+/* How many overrides are active (the ActiveOverrides property). */
+size_t overrides_count(const Manager *m);
+
+/* End them all and restore their owners (qosd is exiting). */
+void overrides_free(Manager *m);

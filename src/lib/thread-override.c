@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The public override calls: applied here with CAP_SYS_NICE, lent through
+ * qosd without it. */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "broker-client.h"
+#include "class-map.h"
+#include "kernel-caps.h"
+#include "lib-lock.h"
+#include "override.h"
+#include "qos/qos.h"
+#include "thread-id.h"
+
+static int begin_direct(pid_t tid, QClass c, qos_override_t **ret) {
+        qos_override_t *o;
+
+        lib_lock(LIB_LOCK_OVERRIDE);
+        int r = override_push_locked(tid, c, &o);
+        lib_unlock(LIB_LOCK_OVERRIDE);
+        if (r < 0)
+                return r;
+        r = override_settle(tid);
+        if (r < 0) {
+                /* All or nothing: take it back, which settles to whatever
+                 * the other overrides (or the base) say. */
+                lib_lock(LIB_LOCK_OVERRIDE);
+                override_pop_locked(o);
+                lib_unlock(LIB_LOCK_OVERRIDE);
+                (void) override_settle(tid);
+                free(o);
+                return r;
+        }
+        *ret = o;
+        return 0;
+}
+
+static int begin_brokered(pid_t tid, QClass c, qos_override_t **ret) {
+        qos_override_t *o = calloc(1, sizeof(*o));
+        if (!o)
+                return -ENOMEM;
+        QClass lent;
+        int r = broker_begin_override(tid, c, &o->daemon_id, &lent);
+        if (r < 0) {
+                free(o);
+                return r;
+        }
+        o->tid = tid;
+        o->c = lent;
+        o->brokered = true;
+        *ret = o;
+        return 0;
+}
+
+int qos_override_begin(pid_t tid, qos_class_t qos_class, qos_override_t **ret) {
+        QClass c;
+        int r = class_request_from_apple(qos_class, 0, &c);
+        if (r < 0 || !ret)
+                return -EINVAL;
+        r = thread_id_check_own(tid);
+        if (r < 0)
+                return r;
+        if (kernel_caps()->privileged)
+                return begin_direct(tid, c, ret);
+        return begin_brokered(tid, c, ret);
+}
+
+int qos_pthread_override_begin(pthread_t thread, qos_class_t qos_class, qos_override_t **ret) {
+        pid_t tid;
+        int r = thread_id_from_pthread(thread, &tid);
+        if (r < 0)
+                return r;
+        return qos_override_begin(tid, qos_class, ret);
+}
+
+int qos_override_end(qos_override_t *o) {
+        int r;
+
+        if (!o)
+                return -EINVAL;
+        if (o->brokered) {
+                /* qosd forgets an override whose thread has exited (or all
+                 * of them, if it restarted): nothing is left to end. */
+                r = broker_end_override(o->daemon_id);
+                if (r == -EINVAL)
+                        r = -ESRCH;
+        } else {
+                lib_lock(LIB_LOCK_OVERRIDE);
+                override_pop_locked(o);
+                lib_unlock(LIB_LOCK_OVERRIDE);
+                r = override_settle(o->tid);
+        }
+        free(o);
+        return r;
+}
