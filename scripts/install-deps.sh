@@ -8,6 +8,7 @@ packages=(
         meson ninja-build pkg-config gcc clang libclang-rt-14-dev
         libcmocka-dev libsystemd-dev libinih-dev libjson-c-dev
         dbus-daemon systemd util-linux passwd procps python3
+        gstreamer1.0-tools gstreamer1.0-plugins-base
 )
 [ $# -gt 0 ] && packages=("$@")
 

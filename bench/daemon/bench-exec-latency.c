@@ -25,24 +25,13 @@
 #include <time.h>
 #include <unistd.h>
 
-struct sched_attr_ {
-        uint32_t size, sched_policy;
-        uint64_t sched_flags;
-        int32_t sched_nice;
-        uint32_t sched_priority;
-        uint64_t sched_runtime, sched_deadline, sched_period;
-        uint32_t util_min, util_max;
-};
+#include "self-sched.h"
 
-static uint64_t now_ns(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
-}
+#define now_ns monotonic_ns
 
 static int policy_now(void) {
-        struct sched_attr_ a = { .size = sizeof a };
-        if (syscall(SYS_sched_getattr, 0, &a, sizeof a, 0) < 0)
+        struct self_sched_attr a;
+        if (self_sched_getattr(&a) < 0)
                 return -1;
         return (int) a.sched_policy;
 }

@@ -80,14 +80,7 @@ start_qosd
 printf "%-24s %s\n" "rules" "$(qosd_status RulesLoaded)"
 printf "%-24s %s\n" "VmRSS (2 rules)" "$(awk '/^VmRSS/ { print $2, $3 }' "/proc/$QOSD_PID/status")"
 stop_qosd TERM
-python3 - "$QOSD_ROOT/etc/qos/apps.d" <<'PY'
-import os, sys
-d = sys.argv[1]
-for i in range(20000):
-    with open(os.path.join(d, "bench-app-%05d.conf" % i), "w") as f:
-        f.write("[Match]\nExecutable=/opt/bench/bin/app-%05d\n\n[Process]\nClass=background\n\n"
-                "[Thread:worker-*]\nClass=utility\n" % i)
-PY
+bench/write-app-rules.py "$QOSD_ROOT/etc/qos/apps.d" 20000
 start_qosd
 printf "%-24s %s\n" "rules" "$(qosd_status RulesLoaded)"
 printf "%-24s %s\n" "VmRSS (20,000 apps)" "$(awk '/^VmRSS/ { print $2, $3 }' "/proc/$QOSD_PID/status")"

@@ -55,6 +55,7 @@ int cli_parse_task_options(int argc, char **argv, const char *shortopts, void (*
                 { "pid", required_argument, NULL, 'p' },
                 { "all-tasks", no_argument, NULL, 'a' },
                 { "verbose", no_argument, NULL, 'v' },
+                { "preload", no_argument, NULL, 'P' },
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
@@ -81,6 +82,9 @@ int cli_parse_task_options(int argc, char **argv, const char *shortopts, void (*
                         break;
                 case 'v':
                         o->verbose = true;
+                        break;
+                case 'P':
+                        o->preload = true;
                         break;
                 case 'h':
                         help();

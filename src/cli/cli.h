@@ -30,16 +30,17 @@ typedef struct CliCommand {
 const char *cli_root(void);
 void cli_set_root(const char *root);
 
-/* The options the thread commands share: -c CLASS, -p TID, -a, -v, -h. */
+/* The options the thread commands share: -c CLASS, -p TID, -a, -v, -P, -h. */
 typedef struct CliTaskOptions {
         QClass class;
         pid_t pid;
         bool all;
         bool verbose;
+        bool preload;           /* run: load libqos-preload.so into the command */
 } CliTaskOptions;
 
 /* getopt over the shared options; `shortopts` says which this command takes
- * (a subset of "c:p:avh", '+' first to stop at the first operand). Returns
+ * (a subset of "c:p:avPh", '+' first to stop at the first operand). Returns
  * -1 when parsing is done (optind at the first operand), otherwise the exit
  * code to return: EXIT_OK after --help, EXIT_USAGE on errors. */
 int cli_parse_task_options(int argc, char **argv, const char *shortopts, void (*help)(void),

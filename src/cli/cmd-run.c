@@ -1,35 +1,91 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* qosctl run: put ourselves in a class, then exec the command (like nice). */
+/* qosctl run: put ourselves in a class, then exec the command (like nice);
+ * with --preload, load libqos-preload.so into it so that the rules give
+ * the command and every thread it creates their class from the start. */
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "macro.h"
+#include "proc.h"
+#include "qos-config.h"
 
 static void help(void) {
-        printf("Usage: qosctl run [-c CLASS] [-v] COMMAND [ARGS...]\n\n"
+        printf("Usage: qosctl run [-c CLASS] [-P] [-v] COMMAND [ARGS...]\n\n"
                "Run COMMAND in CLASS (default: background, which anyone may choose).\n\n"
                "  -c, --class CLASS  user-interactive, user-initiated, utility, background\n"
+               "  -P, --preload      load libqos-preload.so into COMMAND and its children:\n"
+               "                     the rules give each process and thread its class when\n"
+               "                     it starts or is renamed (without -c: no class of our own)\n"
                "  -v, --verbose      print what changed before running COMMAND\n"
                "  -h, --help         show this help\n");
 }
 
+/* The library beside this qosctl when it runs from the build tree
+ * (src/cli/qosctl and src/preload/), else the installed one. */
+static int preload_library(char **ret) {
+        _cleanup_free_ char *self = NULL, *dir = NULL, *near = NULL;
+
+        if (proc_exe(getpid(), &self) >= 0 && (dir = strdup(self)) &&
+            asprintf(&near, "%s/../preload/libqos-preload.so", dirname(dir)) >= 0 &&
+            access(near, R_OK) == 0) {
+                *ret = realpath(near, NULL);
+                return *ret ? 0 : negative_errno();
+        }
+        if (access(QOS_PRELOAD_PATH, R_OK) < 0)
+                return negative_errno();
+        *ret = strdup(QOS_PRELOAD_PATH);
+        return *ret ? 0 : -ENOMEM;
+}
+
+/* Ours after any the caller had: a sanitizer runtime, for one, must stay
+ * first, and a wrapper of pthread_create() before ours still reaches ours. */
+static int add_preload(bool verbose) {
+        _cleanup_free_ char *lib = NULL, *value = NULL;
+        const char *old = getenv("LD_PRELOAD");
+        int r = preload_library(&lib);
+
+        if (r < 0) {
+                fprintf(stderr, "qosctl run: cannot find libqos-preload.so (%s): %s\n", QOS_PRELOAD_PATH,
+                        strerror(-r));
+                return EXIT_FAIL;
+        }
+        if (asprintf(&value, "%s%s%s", old && *old ? old : "", old && *old ? ":" : "", lib) < 0 ||
+            setenv("LD_PRELOAD", value, 1) < 0)
+                return EXIT_FAIL;
+        if (verbose)
+                printf("LD_PRELOAD=%s\n", value);
+        return EXIT_OK;
+}
+
 int cmd_run(int argc, char **argv) {
-        CliTaskOptions o = { .class = QCLASS_BACKGROUND };
+        CliTaskOptions o = { .class = QCLASS_UNSPECIFIED };
         int r;
 
-        r = cli_parse_task_options(argc, argv, "+c:vh", help, &o);
+        r = cli_parse_task_options(argc, argv, "+c:vPh", help, &o);
         if (r >= 0)
                 return r;
         if (optind >= argc) {
                 fprintf(stderr, "qosctl run: no command given\n");
                 return EXIT_USAGE;
         }
+        if (o.class == QCLASS_UNSPECIFIED && !o.preload)
+                o.class = QCLASS_BACKGROUND;
 
-        r = cli_apply_to_thread(gettid(), o.class, o.verbose, false);
-        if (r != EXIT_OK)
-                return r;
+        if (o.preload) {
+                r = add_preload(o.verbose);
+                if (r != EXIT_OK)
+                        return r;
+        }
+        if (o.class != QCLASS_UNSPECIFIED) {
+                r = cli_apply_to_thread(gettid(), o.class, o.verbose, false);
+                if (r != EXIT_OK)
+                        return r;
+        }
 
         fflush(stdout); /* -v output must not be lost in exec */
         execvp(argv[optind], argv + optind);

@@ -300,6 +300,19 @@ static int make_unit(ConfUnit *u, Entry *e, size_t n, DiagList *diag) {
         return 0;
 }
 
+bool conf_dirs_exceed(const char *const *dirs, size_t n_dirs, size_t limit) {
+        size_t n = 0;
+
+        for (size_t i = 0; i < n_dirs; i++) {
+                _cleanup_closedir_ DIR *d = opendir(dirs[i]);
+                struct dirent *de;
+                while (d && (de = readdir(d)))
+                        if (de->d_name[0] != '.' && ++n > limit)
+                                return true;
+        }
+        return false;
+}
+
 int conf_layout_build(ConfLayout *ret, const char *const *dirs, size_t n_dirs, DiagList *diag) {
         EntryList l = {};
         ConfLayout layout = {};

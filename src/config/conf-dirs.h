@@ -43,6 +43,12 @@ int conf_dir_under_root(const char *root, const char *dir, char **ret);
  * are reported and skipped; missing directories are normal. -ENOMEM only. */
 int conf_layout_build(ConfLayout *ret, const char *const *dirs, size_t n_dirs, DiagList *diag);
 
+/* Whether dirs hold more than limit entries in all (files, drop-in
+ * directories, masks alike), reading no further than needed to tell: the
+ * cheap check before a load that must stay small. Missing and unreadable
+ * directories count as empty. */
+bool conf_dirs_exceed(const char *const *dirs, size_t n_dirs, size_t limit);
+
 /* One file on its own, no layering (`qosctl check FILE`). A name that is
  * neither .conf nor .json is reported and skipped. */
 int conf_layout_add_file(ConfLayout *l, const char *path, DiagList *diag);

@@ -99,12 +99,17 @@ typedef struct RuleSources {
         int (*enter_user)(uid_t uid, void *userdata);
         void (*leave_user)(uid_t uid, void *userdata);
         void *userdata;
+        /* More entries than this in the system directories, and the load
+         * stops with -E2BIG before it lists or parses them: for a caller
+         * that loads in every process it enters (the preload). 0: none. */
+        size_t max_entries;
 } RuleSources;
 
 typedef struct RuleSet RuleSet;
 
 /* Load everything. Broken files and lines are reported in diag (file:line)
- * and skipped; the rest loads. Fails only on out-of-memory. */
+ * and skipped; the rest loads. Fails only on out-of-memory, or with -E2BIG
+ * beyond src->max_entries. */
 int ruleset_load(const RuleSources *src, RuleSet **ret, DiagList *diag);
 RuleSet *ruleset_free(RuleSet *rs);
 /* Rules loaded: one for each application, one for each [Thread:] section

@@ -236,6 +236,11 @@ static int ruleset_load_all(RuleSet *rs, const RuleSources *src, DiagList *diag)
         r = push_scope(rs, &sys);
         if (r < 0)
                 return r;
+        /* Counting stops at the limit: far cheaper than the layout, which
+         * stats every file that wins. */
+        if (src->max_entries > 0 &&
+            conf_dirs_exceed((const char *const *) rs->dirs, rs->n_dirs, src->max_entries))
+                return -E2BIG;
         r = conf_layout_build(&sys->layout, (const char *const *) rs->dirs, rs->n_dirs, diag);
         for (size_t i = 0; i < src->n_files && r >= 0; i++)
                 r = conf_layout_add_file(&sys->layout, src->files[i], diag);

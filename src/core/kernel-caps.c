@@ -176,11 +176,43 @@ void kernel_caps_probe(KernelCaps *caps) {
                 probe_thread(caps);
 }
 
+/* On the caller, then put back what the probe changed there: only its
+ * slice (the probe sets one and clears it), and only on a fair policy,
+ * where nothing else is touched. Other policies get the throwaway thread. */
+static void probe_on_caller(KernelCaps *caps) {
+        struct qos_sched_attr saved;
+        pid_t self = gettid();
+
+        if (sys_sched_getattr(self, &saved) < 0 ||
+            (saved.sched_policy != SCHED_OTHER && saved.sched_policy != SCHED_BATCH)) {
+                kernel_caps_probe(caps);
+                return;
+        }
+        *caps = (KernelCaps) {};
+        caps->privileged = has_cap_sys_nice();
+        probe_thread(caps);
+        /* sched_getattr reports the slice in force: the default one goes
+         * back as no custom slice at all. */
+        if (caps->supported[KNOB_SLICE] && saved.sched_runtime != caps->default_slice_ns) {
+                saved.sched_flags &= SCHED_FLAG_RESET_ON_FORK;
+                (void) sys_sched_setattr(self, &saved);
+        }
+}
+
 static KernelCaps cached_caps;
 static pthread_once_t caps_once = PTHREAD_ONCE_INIT;
+static bool caps_on_caller;
 
 static void caps_init(void) {
-        kernel_caps_probe(&cached_caps);
+        if (caps_on_caller)
+                probe_on_caller(&cached_caps);
+        else
+                kernel_caps_probe(&cached_caps);
+}
+
+const KernelCaps *kernel_caps_probed_on_caller(void) {
+        caps_on_caller = true;
+        return kernel_caps();
 }
 
 const KernelCaps *kernel_caps(void) {

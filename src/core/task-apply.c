@@ -203,6 +203,16 @@ int task_apply_class(pid_t tid, QClass c, ApplyResult *ret) {
         return task_apply_attr_from(tid, &before, &want, KNOBS_ALL, ret);
 }
 
+bool task_apply_transit_attr(QClass c, const KernelCaps *caps, TaskAttr *ret) {
+        if (!qclass_is_valid(c))
+                return false;
+        class_target_attr(c, caps, ret);
+        if (ret->policy != SCHED_IDLE)
+                return false;
+        ret->policy = SCHED_BATCH; /* the carrier in apply_sched() */
+        return true;
+}
+
 int apply_result_error(const ApplyResult *r) {
         for (Knob k = 0; k < _KNOB_MAX; k++)
                 if (r->failed & KNOB_BIT(k))

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "kernel-caps.h"
 #include "knob.h"
 #include "qclass.h"
 #include "task-attr.h"
@@ -33,6 +34,12 @@ int task_apply_attr_from(pid_t tid, const TaskAttr *before, const TaskAttr *want
 
 /* task_apply_attr() with the target of class c on this kernel, all knobs. */
 int task_apply_class(pid_t tid, QClass c, ApplyResult *ret);
+
+/* The state a thread passes through between the two system calls that
+ * apply class c (a SCHED_IDLE class: nice and slice are set under
+ * SCHED_BATCH first). False for classes applied in one call. A reader that
+ * finds a thread in this state has caught someone applying c. */
+bool task_apply_transit_attr(QClass c, const KernelCaps *caps, TaskAttr *ret);
 
 /* True if every knob that was attempted took. */
 static inline bool apply_result_ok(const ApplyResult *r) {

@@ -2,6 +2,7 @@
 #include <sched.h>
 #include <sys/resource.h>
 
+#include "kernel-caps.h"
 #include "knob.h"
 #include "task-privilege.h"
 
@@ -39,4 +40,15 @@ bool task_change_needs_privilege(const TaskAttr *cur, const TaskAttr *want, unsi
                 return true;
         /* Classes never ask for real-time policies; the rest is free. */
         return policy && cur->reset_on_fork && !want->reset_on_fork;
+}
+
+bool task_plan_own_change(const TaskAttr *cur, bool self, TaskAttr *want, unsigned *mask) {
+        if (kernel_caps()->privileged)
+                return false;
+        *mask &= task_unprivileged_knobs(self);
+        task_attr_unprivileged_target(cur, want);
+        /* A larger RLIMIT_NICE only allows more, so the limit is read only
+         * when the change would need privilege without it. */
+        return task_change_needs_privilege(cur, want, *mask, 0) &&
+               task_change_needs_privilege(cur, want, *mask, task_rlimit_nice());
 }

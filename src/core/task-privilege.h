@@ -38,3 +38,12 @@ void task_attr_unprivileged_target(const TaskAttr *cur, TaskAttr *want);
  * CAP_SYS_NICE, given RLIMIT_NICE rlimit_nice. Pure: no system calls. */
 bool task_change_needs_privilege(const TaskAttr *cur, const TaskAttr *want, unsigned mask,
                                  uint64_t rlimit_nice);
+
+/* What a caller can do on its own to a thread of its own process (self:
+ * the calling thread), going from cur to want on the knobs in *mask: with
+ * CAP_SYS_NICE all of them as asked; without, only those
+ * task_unprivileged_knobs() allows (*mask is narrowed) and the target
+ * task_attr_unprivileged_target() reaches (want is adjusted). Returns true
+ * if even that needs privilege: then nothing may be applied directly, qosd
+ * must be asked, so that a class is never half-applied. */
+bool task_plan_own_change(const TaskAttr *cur, bool self, TaskAttr *want, unsigned *mask);

@@ -69,6 +69,23 @@ static bool changed_by_someone_else(const TaskEntry *e, const TaskAttr *cur) {
                cur->reset_on_fork != e->set.reset_on_fork;
 }
 
+/* The thread is in class c by the knobs that define a class (policy, nice,
+ * slice, reset-on-fork), or on its way there. Who put it there does not
+ * matter when c is what the rules say now: the preload library in the
+ * program applies the same rules itself when a thread is renamed, at the
+ * same moment as qosd's event. */
+static bool has_verdict(const TaskAttr *cur, QClass c) {
+        const KernelCaps *caps = kernel_caps();
+        const ClassKnobs *k = class_knobs(c);
+        TaskAttr transit;
+
+        if (!k || cur->reset_on_fork != k->reset_on_fork)
+                return false;
+        return class_from_attr(cur, caps) == c ||
+               (task_apply_transit_attr(c, caps, &transit) &&
+                task_attr_diff(cur, &transit, class_identity_knobs(caps)) == 0);
+}
+
 static void mark_foreign(Manager *m, TaskEntry *e, const TaskAttr *cur) {
         char now[16];
         if (e->state == TASK_FOREIGN)
@@ -214,7 +231,11 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
                         mark_foreign(m, e, &cur);
                 return 0;
         }
-        if (e && e->state != TASK_FOREIGN && changed_by_someone_else(e, &cur))
+        /* The preload applies the rules without the foreground gate (it
+         * cannot know it): a thread it made user-interactive is the rules'
+         * doing, and is held below like any other. */
+        if (e && e->state != TASK_FOREIGN && changed_by_someone_else(e, &cur) &&
+            !has_verdict(&cur, d.held ? QCLASS_USER_INTERACTIVE : d.class))
                 mark_foreign(m, e, &cur);
         if (e && e->state == TASK_FOREIGN) {
                 if (m->settings.on_foreign == FOREIGN_LEAVE)

@@ -51,18 +51,9 @@ int thread_apply_class(pid_t tid, bool self, QClass c, int relpri) {
         if (task_attr_is_realtime(&cur))
                 return -EBUSY;
         class_target_attr_relpri(c, relpri, caps, &want);
-        if (caps->privileged)
-                return thread_apply_attr(tid, &cur, &want, mask);
-
-        mask = task_unprivileged_knobs(self);
-        task_attr_unprivileged_target(&cur, &want);
-        /* A larger RLIMIT_NICE only allows more, so the limit is read only
-         * when the change would need privilege without it. */
-        bool needs_qosd = task_change_needs_privilege(&cur, &want, mask, 0) &&
-                          task_change_needs_privilege(&cur, &want, mask, task_rlimit_nice());
-        if (needs_qosd)
+        if (task_plan_own_change(&cur, self, &want, &mask))
                 return apply_brokered(tid, c, relpri);
-        if (held_requests_contains(tid)) {
+        if (!caps->privileged && held_requests_contains(tid)) {
                 /* qosd would raise it again later: tell qosd instead. If it
                  * has gone meanwhile, so has its memory of the request. */
                 r = apply_brokered(tid, c, relpri);

@@ -141,12 +141,13 @@ wait_view() { # tid expected message
 
 # What the kernel reports for a thread in CLASS, taken from a throwaway
 # process that qosctl run put in it: the reference the daemon must match.
-class_view() { # class
+# VIEW is kernel_view (the default) or sched_view.
+class_view() { # class [view]
         local p
         "$QOSCTL" run -c "$1" sleep 30 &
         p=$!
         wait_for grep -qx sleep "/proc/$p/comm" || fail "qosctl run did not start sleep"
-        kernel_view "$p"
+        "${2:-kernel_view}" "$p"
         kill "$p"
         wait "$p" 2>/dev/null || true
 }
@@ -270,6 +271,41 @@ status_above() { # name value
         [ "$(qosd_status "$1")" -gt "$2" ]
 }
 
+# The ASan runtime that the sanitizer build's preload library needs (empty
+# in the plain build). It must come first in the initial library list of
+# whatever program the library is loaded into, instrumented or not.
+preload_runtime() {
+        ldd "${QOS_PRELOAD:?QOS_PRELOAD must point at libqos-preload.so}" | awk '/libasan/ { print $3 }'
+}
+
+# "LD_PRELOAD=..." that loads the preload library into a program (for env).
+preload_env() {
+        local asan
+        asan=$(preload_runtime)
+        echo "LD_PRELOAD=${asan:+$asan:}$QOS_PRELOAD"
+}
+
+# "POLICY NICE SLICE_NS" of a thread in CLASS as sched_getattr() reports
+# it to the thread itself (qos-class-check), from a process that qosctl run
+# put in the class: the reference for what preloaded programs report.
+class_triple() { # class
+        "$QOSCTL" run -c "$1" "$QOS_CLASS_CHECK" job 0 | awk '$1 == "start" { print $2, $3, $4 }'
+}
+
+# "policy nice slice" from /proc/TID/stat and /proc/TID/sched with shell
+# builtins only (no process started): fast enough to watch the threads of
+# a program that is starting. SCHED_IDLE threads have no se.slice line: "-".
+sched_view() { # tid
+        local s k v slice=- tid=$1
+        read -r s <"/proc/$tid/stat" || return 1
+        s=${s##*) }
+        set -- $s
+        [ -r "/proc/$tid/sched" ] || return 1
+        while read -r k _ v; do
+                [ "$k" = se.slice ] && slice=$v
+        done <"/proc/$tid/sched"
+        echo "${39} ${17} $slice"
+}
 
 # The cpu cgroup hierarchy qosd would use, as the kernel shows it (v1 cpu
 # controller, else cgroup v2 with cpu enabled below the root), and the file

@@ -2,6 +2,7 @@
 /* The precedence rules of qos.d(5), one test each, through the public
  * interface the daemon uses: files on disk under a root, ruleset_load(),
  * ruleset_match(). */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -489,6 +490,24 @@ static void test_no_rules(void **state) {
         assert_int_equal(ruleset_match(f->rs, &empty, NULL, &m), 0);
 }
 
+/* A caller that loads in every process (the preload) gives up before
+ * parsing when the system directories hold more files than it can afford. */
+static void test_max_entries(void **state) {
+        Fixture *f = *state;
+        RuleSources src = { .root = f->root, .max_entries = 2 };
+        sys_write(f, 0, "a.conf", "[Process]\nClass=background\n");
+        sys_write(f, 1, "b.conf", "[Process]\nClass=background\n");
+        assert_int_equal(ruleset_load(&src, &f->rs, &f->diag), 0);
+        assert_int_equal(ruleset_n_files(f->rs), 2);
+        f->rs = ruleset_free(f->rs);
+        sys_write(f, 2, "c.conf", "[Process]\nClass=background\n");
+        assert_int_equal(ruleset_load(&src, &f->rs, &f->diag), -E2BIG);
+        assert_null(f->rs);
+        src.max_entries = 0;
+        assert_int_equal(ruleset_load(&src, &f->rs, &f->diag), 0);
+        assert_int_equal(ruleset_n_files(f->rs), 3);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
 #define T(x) cmocka_unit_test_setup_teardown(x, setup, teardown)
@@ -508,6 +527,7 @@ int main(void) {
                 T(test_user_capped_by_admin),
                 T(test_user_scope_messages_once),
                 T(test_no_rules),
+                T(test_max_entries),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
