@@ -73,13 +73,17 @@ static bool changed_by_someone_else(const TaskEntry *e, const TaskAttr *cur) {
  * slice, reset-on-fork), or on its way there. Who put it there does not
  * matter when c is what the rules say now: the preload library in the
  * program applies the same rules itself when a thread is renamed, at the
- * same moment as qosd's event. */
-static bool has_verdict(const TaskAttr *cur, QClass c) {
+ * same moment as qosd's event. The preload never moves a thread between
+ * cgroups, so a group other than the one qosd set is someone else's. */
+static bool has_verdict(const TaskEntry *e, const TaskAttr *cur, QClass c) {
         const KernelCaps *caps = kernel_caps();
         const ClassKnobs *k = class_knobs(c);
         TaskAttr transit;
 
         if (!k || cur->reset_on_fork != k->reset_on_fork)
+                return false;
+        if ((compare_mask() & KNOB_BIT(KNOB_GROUP)) &&
+            task_attr_diff(cur, &e->set, KNOB_BIT(KNOB_GROUP)) != 0)
                 return false;
         return class_from_attr(cur, caps) == c ||
                (task_apply_transit_attr(c, caps, &transit) &&
@@ -235,7 +239,7 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
          * cannot know it): a thread it made user-interactive is the rules'
          * doing, and is held below like any other. */
         if (e && e->state != TASK_FOREIGN && changed_by_someone_else(e, &cur) &&
-            !has_verdict(&cur, d.held ? QCLASS_USER_INTERACTIVE : d.class))
+            !has_verdict(e, &cur, d.held ? QCLASS_USER_INTERACTIVE : d.class))
                 mark_foreign(m, e, &cur);
         if (e && e->state == TASK_FOREIGN) {
                 if (m->settings.on_foreign == FOREIGN_LEAVE)

@@ -263,6 +263,11 @@ victim_tids=("$MAIN" "$v1")
 caller_start --orphan
 ghost=$CALLER_PID
 wait_for sh -c "! kill -0 $ghost" || fail "the orphan's parent did not exit"
+# Start times are in clock ticks (10 ms): a PID reused within the tick the
+# connection appeared in cannot be told apart (qosd(8), LIMITATIONS). An
+# unprivileged user needs far longer to cycle the PID space; the test's
+# clone3(set_tid) does not, so it waits out the tick like a real attacker.
+sleep 0.03
 "$QOS_SPAWN_AT_PID" "$ghost" "$(command -v setpriv)" --reuid="$alice" --regid="$alice" --init-groups \
         "$QOS_TEST_THREADS" g1 >"$TEST_TMP/ghost.out" 2>"$TEST_TMP/ghost.err" &
 on_exit "kill $ghost; kill $!"
