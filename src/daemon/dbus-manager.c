@@ -194,6 +194,7 @@ static int method_get_profile(sd_bus_message *msg, void *userdata, sd_bus_error 
 COUNTER(m->source ? event_source_stats(m->source)->events : 0, events)
 COUNTER(m->source ? event_source_stats(m->source)->enobufs : 0, enobufs)
 COUNTER(m->source ? event_source_stats(m->source)->seq_gaps : 0, seq_gaps)
+COUNTER(m->source ? event_source_stats(m->source)->rests : 0, rests)
 COUNTER(m->counters.rescans, rescans)
 COUNTER(m->counters.applied, applied)
 COUNTER(m->counters.unchanged, unchanged)
@@ -260,6 +261,7 @@ static const sd_bus_vtable manager_vtable[] = {
         PROP_T("EventsSeen", events),
         PROP_T("EventsLost", enobufs),
         PROP_T("SequenceGaps", seq_gaps),
+        PROP_T("EventRests", rests),
         PROP_T("ReceiveBuffer", rcvbuf),
         PROP_T("Rescans", rescans),
         PROP_T("Applied", applied),

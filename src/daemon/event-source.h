@@ -33,6 +33,7 @@ typedef struct EventSourceStats {
         uint64_t events;        /* FORK/EXEC/COMM/EXIT messages delivered */
         uint64_t enobufs;       /* receive queue overflows */
         uint64_t seq_gaps;      /* holes in per-CPU sequence numbers */
+        uint64_t rests;         /* wake-ups after which the socket rested (a storm) */
 } EventSourceStats;
 
 typedef struct EventSource EventSource;
