@@ -6,7 +6,8 @@
  * /proc/PID/comm and one sched_setscheduler(SCHED_IDLE) for an EXEC whose
  * name is NAME; every other event is only counted.
  *
- *   bench-connector-floor NAME     runs until SIGTERM, prints
+ *   bench-connector-floor NAME [REST_USEC]
+ *                                  runs until SIGTERM, prints
  *                                  "events N cpu_ns N" on stdout, writes
  *                                  "ready" to stderr once subscribed
  *
@@ -20,6 +21,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -68,14 +70,15 @@ static uint64_t cpu_ns(void) {
 
 int main(int argc, char **argv) {
         static const EventSourceOps ops = { .event = on_event, .lost = on_lost };
-        Floor f = { .name = argc == 2 ? argv[1] : NULL };
+        Floor f = { .name = argc >= 2 && argc <= 3 ? argv[1] : NULL };
+        uint64_t rest_usec = argc == 3 ? strtoull(argv[2], NULL, 10) : 250; /* qosd's default */
         sd_event *e = NULL;
         EventSource *src = NULL;
         ApplyResult self;
         sigset_t ss;
 
         if (!f.name) {
-                fprintf(stderr, "usage: bench-connector-floor NAME\n");
+                fprintf(stderr, "usage: bench-connector-floor NAME [REST_USEC]\n");
                 return 2;
         }
         (void) task_apply_class(gettid(), QCLASS_USER_INTERACTIVE, &self);
@@ -89,7 +92,7 @@ int main(int argc, char **argv) {
         if (r >= 0)
                 r = sd_event_add_signal(e, NULL, SIGINT, NULL, NULL);
         if (r >= 0)
-                r = event_source_new(e, 16 << 20, &ops, &f, &src);
+                r = event_source_new(e, 16 << 20, rest_usec, &ops, &f, &src);
         if (r < 0) {
                 fprintf(stderr, "bench-connector-floor: %s\n", strerror(-r));
                 return 1;

@@ -6,17 +6,22 @@
 # floor (bench-connector-floor: the same event source doing nothing). Root; runs the real qosd from
 # BUILD on a temporary root with a private bus, cleans up after itself.
 #
-#   bench/daemon/run-daemon-bench.sh [BUILD] [REPS]
+#   bench/daemon/run-daemon-bench.sh [BUILD] [REPS] [REST_USEC]
+#
+# REST_USEC: qosd's EventRestUSec= (and the floor's), default 250; 0 turns
+# storm coalescing off.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 B=${1:-build}
 REPS=${2:-5}
+REST=${3:-250}
 export QOSD=$PWD/$B/src/daemon/qosd QOSCTL=$PWD/$B/src/cli/qosctl QOS_SOURCE_ROOT=$PWD
 export QOS_TEST_THREADS=$PWD/$B/tests/helpers/qos-test-threads QOS_FORK_STORM=$PWD/$B/tests/helpers/qos-fork-storm
 source tests/integration/lib.sh
 require_root
 start_dbus
 qosd_root_init
+echo "EventRestUSec=$REST" >>"$QOSD_ROOT/etc/qos/qosd.conf"
 
 probe="$QOSD_BIN/qos-bench-probe"
 cp "$B/bench/daemon/bench-exec-latency" "$probe"
@@ -35,7 +40,7 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # (bench-connector-floor.c). It is started like qosd and stopped with TERM.
 FLOOR_PID=
 start_floor() {
-        "$B/bench/daemon/bench-connector-floor" "$(basename "$1")" >"$TEST_TMP/floor.out" 2>"$TEST_TMP/floor.err" &
+        "$B/bench/daemon/bench-connector-floor" "$(basename "$1")" "$REST" >"$TEST_TMP/floor.out" 2>"$TEST_TMP/floor.err" &
         FLOOR_PID=$!
         wait_for grep -qx ready "$TEST_TMP/floor.err" || fail "the floor listener did not start"
 }

@@ -29,12 +29,12 @@
 /* Interrupt coalescing, as network drivers do it: in a fork storm each
  * wake-up finds one or two events, and the wake-up costs more than the
  * events (on this VM ~20 µs, bench/daemon/run-daemon-bench.sh). Above
- * STORM_EVENTS events in one STORM_WINDOW the socket rests for
- * COALESCE_USEC after each wake-up, so that one recvmmsg() takes a
- * millisecond's worth; below it every event is handled at once. */
+ * STORM_EVENTS events in one STORM_WINDOW the socket rests for the
+ * caller's rest_usec (qosd.conf EventRestUSec=) after each wake-up, so
+ * that one recvmmsg() takes several events; below it every event is
+ * handled at once. */
 #define STORM_WINDOW_USEC (10 * 1000)
 #define STORM_EVENTS 100
-#define COALESCE_USEC 1000
 
 typedef struct CpuSeq {
         uint32_t next;
@@ -51,6 +51,7 @@ struct EventSource {
         void *userdata;
         EventSourceStats stats;
         int rcvbuf;
+        uint64_t rest_usec;
         CpuSeq *seq;
         char bufs[VLEN][MSG_SIZE + 64] __attribute__((aligned(NLMSG_ALIGNTO)));
 };
@@ -217,9 +218,9 @@ static void maybe_rest(EventSource *s, int taken) {
                 s->window_events = 0;
         }
         s->window_events += (uint64_t) taken;
-        if (s->window_events <= STORM_EVENTS)
+        if (s->rest_usec == 0 || s->window_events <= STORM_EVENTS)
                 return;
-        if (sd_event_source_set_time(s->rest, now + COALESCE_USEC) < 0 ||
+        if (sd_event_source_set_time(s->rest, now + s->rest_usec) < 0 ||
             sd_event_source_set_enabled(s->rest, SD_EVENT_ONESHOT) < 0)
                 return;
         s->stats.rests++;
@@ -235,8 +236,8 @@ static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *user
         return 0;
 }
 
-int event_source_new(sd_event *e, int rcvbuf, const EventSourceOps *ops, void *userdata,
-                     EventSource **ret) {
+int event_source_new(sd_event *e, int rcvbuf, uint64_t rest_usec, const EventSourceOps *ops,
+                     void *userdata, EventSource **ret) {
         _cleanup_close_ int fd = -1;
         struct sockaddr_nl addr = {
                 .nl_family = AF_NETLINK,
@@ -267,6 +268,7 @@ int event_source_new(sd_event *e, int rcvbuf, const EventSourceOps *ops, void *u
         getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &s->rcvbuf, &len);
         s->ops = *ops;
         s->userdata = userdata;
+        s->rest_usec = rest_usec;
         r = sd_event_add_io(e, &s->io, fd, EPOLLIN, on_readable, s);
         if (r >= 0)
                 r = sd_event_add_time(e, &s->rest, CLOCK_MONOTONIC, 0, 0, on_rested, s);

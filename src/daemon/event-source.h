@@ -39,9 +39,10 @@ typedef struct EventSourceStats {
 typedef struct EventSource EventSource;
 
 /* Open, size the receive buffer (bytes; root may exceed rmem_max), subscribe
- * and hook into the event loop. */
-int event_source_new(sd_event *e, int rcvbuf, const EventSourceOps *ops, void *userdata,
-                     EventSource **ret);
+ * and hook into the event loop. Above 10,000 events/s the socket rests
+ * rest_usec after each wake-up (0: never), to take several per wake-up. */
+int event_source_new(sd_event *e, int rcvbuf, uint64_t rest_usec, const EventSourceOps *ops,
+                     void *userdata, EventSource **ret);
 EventSource *event_source_free(EventSource *s);
 const EventSourceStats *event_source_stats(const EventSource *s);
 /* The receive buffer the kernel actually granted (it doubles what is asked). */

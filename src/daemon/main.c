@@ -213,7 +213,7 @@ static int setup(Manager *m, const Options *o) {
 
         /* Listen first, then scan: a process started in between is seen by
          * both, never by neither. */
-        r = event_source_new(m->event, m->settings.receive_buffer, &ops, m, &m->source);
+        r = event_source_new(m->event, m->settings.receive_buffer, m->settings.event_rest_usec, &ops, m, &m->source);
         if (r < 0)
                 return r;
         r = reload_rules(m, true);

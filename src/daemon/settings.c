@@ -18,6 +18,7 @@ void settings_init(Settings *s) {
                 .log_level = LOG_INFO,
                 .on_foreign = FOREIGN_LEAVE,
                 .receive_buffer = 16 << 20,
+                .event_rest_usec = 250,
                 .watch_config = true,
                 .user_rules = true,
                 .user_rules_min_uid = 1000,
@@ -64,24 +65,39 @@ static int parse_size(const char *v, int *ret) {
         return 0;
 }
 
-static int parse_seconds(const char *v, uint64_t *ret) {
+static int parse_uint(const char *v, unsigned long long min, unsigned long long max,
+                      unsigned long long *ret) {
         char *end;
         errno = 0;
         unsigned long long n = strtoull(v, &end, 10);
-        if (errno || end == v || *end || n > 86400)
+        if (errno || end == v || *end || *v == '-' || n < min || n > max)
                 return -EINVAL;
-        *ret = n * 1000000ULL;
+        *ret = n;
         return 0;
 }
 
+static int parse_seconds(const char *v, uint64_t *ret) {
+        unsigned long long n;
+        int r = parse_uint(v, 0, 86400, &n);
+        if (r >= 0)
+                *ret = n * 1000000ULL;
+        return r;
+}
+
+static int parse_usec(const char *v, uint64_t *ret) {
+        unsigned long long n;
+        int r = parse_uint(v, 0, 1000000, &n);
+        if (r >= 0)
+                *ret = n;
+        return r;
+}
+
 static int parse_count(const char *v, unsigned max, unsigned *ret) {
-        char *end;
-        errno = 0;
-        unsigned long n = strtoul(v, &end, 10);
-        if (errno || end == v || *end || n < 1 || n > max)
-                return -EINVAL;
-        *ret = (unsigned) n;
-        return 0;
+        unsigned long long n;
+        int r = parse_uint(v, 1, max, &n);
+        if (r >= 0)
+                *ret = (unsigned) n;
+        return r;
 }
 
 /* A name or a number; names are looked up when qosd starts. */
@@ -180,6 +196,8 @@ static int set_key(Settings *s, const char *key, const char *value) {
         }
         if (strcasecmp(key, "ReceiveBuffer") == 0)
                 return parse_size(value, &s->receive_buffer);
+        if (strcasecmp(key, "EventRestUSec") == 0)
+                return parse_usec(value, &s->event_rest_usec);
         if (strcasecmp(key, "WatchConfig") == 0) {
                 r = parse_bool(value);
                 if (r >= 0)

@@ -26,6 +26,7 @@ typedef struct Settings {
         char *profile;          /* Profile=: scheduler profile to apply at start, NULL = leave */
         ForeignPolicy on_foreign;       /* ForeignChange=leave|reapply */
         int receive_buffer;     /* ReceiveBuffer=: proc connector socket buffer, bytes */
+        uint64_t event_rest_usec; /* EventRestUSec=: rest of the socket in a storm; 0 = never */
         bool watch_config;      /* WatchConfig=: reload when rule directories change */
         bool user_rules;        /* UserRules=: read ~/.config/qos/apps.d of each user */
         unsigned user_rules_min_uid;    /* UserRulesMinUid=: accounts below are system ones */

@@ -39,10 +39,13 @@ static void test_values(void **state) {
                             "Profile=qos\n"
                             "ForeignChange=reapply\n"
                             "ReceiveBuffer=4M\n"
-                            "WatchConfig=off\n");
+                            "WatchConfig=off\n"
+                            "EventRestUSec=0\n");
         Settings s;
         settings_init(&s);
+        assert_int_equal(s.event_rest_usec, 250);
         assert_int_equal(settings_load(&s, p), 0);
+        assert_int_equal(s.event_rest_usec, 0);
         assert_false(s.restore_on_exit);
         assert_int_equal(s.scan_interval_usec, 5000000);
         assert_int_equal(s.log_level, LOG_DEBUG);
@@ -99,10 +102,13 @@ static void test_bad_lines(void **state) {
                             "RestoreOnExit=perhaps\n"
                             "ReceiveBuffer=12\n"
                             "NoSuchKey=1\n"
+                            "EventRestUSec=-1\n"
+                            "EventRestUSec=2000000\n"
                             "ScanIntervalSec=7\n");
         Settings s;
         settings_init(&s);
-        assert_int_equal(settings_load(&s, p), 2); /* two errors; the unknown key warns */
+        assert_int_equal(settings_load(&s, p), 4); /* four errors; the unknown key warns */
+        assert_int_equal(s.event_rest_usec, 250);
         assert_true(s.restore_on_exit);             /* default kept */
         assert_int_equal(s.scan_interval_usec, 7000000);
         settings_done(&s);
