@@ -123,8 +123,10 @@ class Bench:
         return True
 
     def stop(self, p, sig=signal.SIGTERM):
+        group = False
         try:
-            if p.pid == os.getpgid(p.pid):
+            group = p.pid == os.getpgid(p.pid)
+            if group:
                 os.killpg(p.pid, sig)
             else:
                 p.send_signal(sig)
@@ -132,6 +134,8 @@ class Bench:
             pass
         out, _ = p.communicate(timeout=30)
         self.procs.remove(p)
+        if group:
+            reap_group(p.pid)
         return out or ""
 
     def finish(self, p, timeout):
@@ -330,6 +334,20 @@ def reap_orphans():
         except ChildProcessError:
             return
         if pid == 0:
+            return
+
+
+def reap_group(pgid):
+    """Wait for every process of a stopped load's group. A build's ninja
+    outlives the shell that ran it while it waits for the compilers it
+    stopped; the CPU time of an unfinished build reaches RUSAGE_CHILDREN
+    only once ninja itself is reaped (here, as its subreaper), and counted
+    as others' use otherwise. An orphan is ours before its parent is
+    reapable, so the loop ends only when the whole group is gone."""
+    while True:
+        try:
+            os.waitpid(-pgid, 0)
+        except ChildProcessError:
             return
 
 
