@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
@@ -19,36 +20,33 @@ const char *match_kind_to_string(MatchKind k) {
         return k < _MATCH_KIND_MAX ? kind_names[k] : NULL;
 }
 
-int app_rule_init(AppRule *app, const char *name, const char *unit, RuleOrigin origin) {
-        *app = (AppRule) { .unit = unit, .origin = origin };
-        app->name = strdup(name);
+int app_rule_init(AppRule *app, Arena *arena, const char *name, const char *unit, RuleOrigin origin) {
+        *app = (AppRule) { .unit = unit, .origin = origin, .arena = arena };
+        app->name = arena_strdup(arena, name);
         return app->name ? 0 : -ENOMEM;
 }
 
-static void pattern_list_clear(PatternList *l) {
-        for (size_t i = 0; i < l->n; i++)
-                free(l->items[i].text);
-        free(l->items);
-        *l = (PatternList) {};
-}
-
 void app_rule_done(AppRule *app) {
-        free(app->name);
-        for (MatchKind k = 0; k < _MATCH_KIND_MAX; k++)
-                pattern_list_clear(&app->match[k]);
-        for (size_t i = 0; i < app->n_threads; i++)
-                free(app->threads[i].name.text);
-        free(app->threads);
-        glob_index_done(&app->thread_index);
+        if (!app->packed) {
+                for (MatchKind k = 0; k < _MATCH_KIND_MAX; k++)
+                        free(app->match[k].items);
+                free(app->threads);
+        }
+        if (app->thread_index)
+                glob_index_done(app->thread_index);
+        free(app->thread_index);
         *app = (AppRule) {};
 }
 
-static int pattern_init(Pattern *p, const char *text, RuleOrigin origin) {
-        p->text = strdup(text);
+static int pattern_init(Arena *arena, Pattern *p, const char *text, RuleOrigin origin) {
+        size_t len = strlen(text);
+        if (len > UINT32_MAX)
+                return -E2BIG;
+        p->text = arena_strdup(arena, text);
         if (!p->text)
                 return -ENOMEM;
         p->glob = glob_is_pattern(text);
-        p->prefix = p->glob ? glob_literal_prefix(text) : strlen(text);
+        p->prefix = (uint32_t) (p->glob ? glob_literal_prefix(text) : len);
         p->path = strchr(text, '/') != NULL;
         p->origin = origin;
         return 0;
@@ -58,14 +56,15 @@ int app_rule_add_match(AppRule *app, MatchKind kind, const char *value, RuleOrig
         PatternList *l = &app->match[kind];
 
         if (!*value) {
-                pattern_list_clear(l);
+                free(l->items);
+                *l = (PatternList) {};
                 return 0;
         }
         Pattern *items = reallocarray(l->items, l->n + 1, sizeof *items);
         if (!items)
                 return -ENOMEM;
         l->items = items;
-        int r = pattern_init(&l->items[l->n], value, origin);
+        int r = pattern_init(app->arena, &l->items[l->n], value, origin);
         if (r < 0)
                 return r;
         l->n++;
@@ -84,13 +83,15 @@ int app_rule_thread(AppRule *app, const char *glob, RuleOrigin section, ThreadRu
                         return 0;
                 }
 
+        if (app->n_threads == UINT32_MAX)
+                return -E2BIG;
         ThreadRule *t = reallocarray(app->threads, app->n_threads + 1, sizeof *t);
         if (!t)
                 return -ENOMEM;
         app->threads = t;
         t = &app->threads[app->n_threads];
         *t = (ThreadRule) {};
-        int r = pattern_init(&t->name, glob, section);
+        int r = pattern_init(app->arena, &t->name, glob, section);
         if (r < 0)
                 return r;
         app->n_threads++;
@@ -107,6 +108,49 @@ static int check_cap(const AppRule *app, const ClassSetting *c, const char *thre
                         thread ? thread : "",
                         qclass_to_string(c->class), qclass_to_string(app->max.class), app->max.origin.path,
                         app->max.origin.line, qclass_to_string(app->max.class));
+}
+
+/* A copy of the array in the arena, exactly sized, and the heap's one
+ * freed: arrays grow one entry at a time while files are read, and are
+ * never changed once the rule is finalized. */
+static int pack_array(Arena *arena, void **items, size_t n, size_t size, size_t align) {
+        if (n == 0)
+                return 0;
+        void *packed = arena_alloc(arena, n * size, align);
+        if (!packed)
+                return -ENOMEM;
+        memcpy(packed, *items, n * size);
+        free(*items);
+        *items = packed;
+        return 0;
+}
+
+static int pack(AppRule *app) {
+        int r;
+        if (app->packed)
+                return 0;
+        for (MatchKind k = 0; k < _MATCH_KIND_MAX; k++)
+                if ((r = pack_array(app->arena, (void **) &app->match[k].items, app->match[k].n,
+                                    sizeof(Pattern), alignof(Pattern))) < 0)
+                        return r;
+        if ((r = pack_array(app->arena, (void **) &app->threads, app->n_threads, sizeof(ThreadRule),
+                            alignof(ThreadRule))) < 0)
+                return r;
+        app->packed = true;
+        return 0;
+}
+
+static int build_thread_index(AppRule *app) {
+        int r;
+
+        app->thread_index = calloc(1, sizeof *app->thread_index);
+        if (!app->thread_index)
+                return -ENOMEM;
+        for (uint32_t i = 0; i < app->n_threads; i++)
+                if (app->threads[i].class.class != QCLASS_UNSPECIFIED &&
+                    (r = glob_index_add(app->thread_index, app->threads[i].name.text, i, 0)) < 0)
+                        return r;
+        return glob_index_build(app->thread_index);
 }
 
 int app_rule_finalize(AppRule *app, DiagList *diag) {
@@ -143,9 +187,6 @@ int app_rule_finalize(AppRule *app, DiagList *diag) {
                 r = check_cap(app, &t->class, t->name.text, diag);
                 if (r < 0)
                         return r;
-                r = glob_index_add(&app->thread_index, t->name.text, (uint32_t) i, 0);
-                if (r < 0)
-                        return r;
                 says_something = true;
         }
 
@@ -155,7 +196,10 @@ int app_rule_finalize(AppRule *app, DiagList *diag) {
                 if (r < 0)
                         return r;
         }
-        return glob_index_build(&app->thread_index);
+        r = pack(app);
+        if (r < 0)
+                return r;
+        return app_rule_n_thread_rules(app) >= THREAD_INDEX_MIN && !app->thread_index ? build_thread_index(app) : 0;
 }
 
 static int first_thread(uint32_t value, uint32_t aux, void *userdata) {
@@ -163,11 +207,39 @@ static int first_thread(uint32_t value, uint32_t aux, void *userdata) {
         return 1;
 }
 
+/* What the index would answer, by scanning: an exact name first (the first
+ * one given), then the glob with the longest literal prefix (the first of
+ * equals). */
+static const ThreadRule *scan_threads(const AppRule *app, const char *thread_name) {
+        const ThreadRule *best = NULL;
+        for (uint32_t i = 0; i < app->n_threads; i++) {
+                const ThreadRule *t = &app->threads[i];
+                if (t->class.class == QCLASS_UNSPECIFIED || !glob_match(t->name.text, t->name.glob, thread_name))
+                        continue;
+                if (!t->name.glob)
+                        return t;
+                if (!best || t->name.prefix > best->name.prefix)
+                        best = t;
+        }
+        return best;
+}
+
 const ThreadRule *app_rule_match_thread(const AppRule *app, const char *thread_name) {
         uint32_t i;
-        if (glob_index_lookup(&app->thread_index, thread_name, first_thread, &i) <= 0)
+        if (!thread_name)
+                return NULL;
+        if (!app->thread_index)
+                return scan_threads(app, thread_name);
+        if (glob_index_lookup(app->thread_index, thread_name, first_thread, &i) <= 0)
                 return NULL;
         return &app->threads[i];
+}
+
+size_t app_rule_n_thread_rules(const AppRule *app) {
+        size_t n = 0;
+        for (uint32_t i = 0; i < app->n_threads; i++)
+                n += app->threads[i].class.class != QCLASS_UNSPECIFIED;
+        return n;
 }
 
 int parse_class_value(const char *key, const char *value, RuleOrigin origin, DiagList *diag, QClass *ret) {
@@ -182,11 +254,15 @@ int parse_class_value(const char *key, const char *value, RuleOrigin origin, Dia
 }
 
 int app_rule_list_push(AppRuleList *l, const char *name, const char *unit, RuleOrigin origin, AppRule **ret) {
+        if (!l->arena && !(l->arena = arena_new()))
+                return -ENOMEM;
+        /* One at a time: a large array is moved by mremap(), and an exact
+         * size wastes nothing in a list that is never shrunk. */
         AppRule *items = reallocarray(l->items, l->n + 1, sizeof *items);
         if (!items)
                 return -ENOMEM;
         l->items = items;
-        int r = app_rule_init(&items[l->n], name, unit, origin);
+        int r = app_rule_init(&items[l->n], l->arena, name, unit, origin);
         if (r < 0)
                 return r;
         *ret = &items[l->n++];
@@ -202,5 +278,6 @@ void app_rule_list_done(AppRuleList *l) {
         for (size_t i = 0; i < l->n; i++)
                 app_rule_done(&l->items[i]);
         free(l->items);
+        arena_free(l->arena);
         *l = (AppRuleList) {};
 }

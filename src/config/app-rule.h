@@ -5,6 +5,9 @@
  * follows one set of rules whatever the file format. */
 #pragma once
 
+#include <stdint.h>
+
+#include "arena.h"
 #include "glob-index.h"
 #include "rules.h"
 
@@ -18,11 +21,11 @@ typedef enum MatchKind {
 const char *match_kind_to_string(MatchKind k); /* the key: "Executable" ... */
 
 typedef struct Pattern {
-        char *text;
-        size_t prefix;          /* glob_literal_prefix(); the length when !glob */
+        const char *text;       /* in the rule's arena */
+        RuleOrigin origin;
+        uint32_t prefix;        /* glob_literal_prefix(); the length when !glob */
         bool glob;
         bool path;              /* Executable with a '/': matched against the full path */
-        RuleOrigin origin;
 } Pattern;
 
 typedef struct PatternList {
@@ -40,26 +43,39 @@ typedef struct ThreadRule {
         ClassSetting class;
 } ThreadRule;
 
+/* Everything a finalized rule points to (its name, patterns, thread rules)
+ * lives in its arena, which the list of rules owns; a rule itself owns only
+ * the index of a long thread list. While files are read, the pattern and
+ * thread arrays grow on the heap; app_rule_finalize() packs them into the
+ * arena. Tens of thousands of rules are normal (an imported ananicy tree),
+ * so the fields are ordered to leave no holes. */
 typedef struct AppRule {
-        char *name;             /* "firefox" for firefox.conf; the key in a schedqos file */
+        const char *name;       /* "firefox" for firefox.conf; the key in a schedqos file */
         const char *unit;       /* the file name that layers: "firefox.conf", "apps.json" */
         RuleOrigin origin;      /* the main file (line 0), or the schedqos key */
         PatternList match[_MATCH_KIND_MAX];
-        bool implicit_match;    /* no Match keys: Executable= the name */
         ClassSetting process;
         ClassSetting max;
+        RuleOrigin exempt_origin;
+        ThreadRule *threads;
+        /* Built by app_rule_finalize() for THREAD_INDEX_MIN threads or more;
+         * fewer are scanned, which costs less than the index's memory. */
+        GlobIndex *thread_index;
+        Arena *arena;
+        uint32_t n_threads;
+        unsigned level;         /* the highest directory that contributed */
+        bool implicit_match;    /* no Match keys: Executable= the name */
         /* [Limits] AllowInteractiveInBackground=yes: user-interactive from
          * these rules is not held outside the foreground. Kept only when
          * the line is in the admin directory (ruleset.c). */
         bool interactive_exempt;
-        RuleOrigin exempt_origin;
-        ThreadRule *threads;
-        size_t n_threads;
-        GlobIndex thread_index; /* built by app_rule_finalize() */
-        unsigned level;         /* the highest directory that contributed */
+        bool packed;            /* the arrays are in the arena: finalized */
 } AppRule;
 
-int app_rule_init(AppRule *app, const char *name, const char *unit, RuleOrigin origin);
+#define THREAD_INDEX_MIN 8
+
+/* name is copied into arena, unit is borrowed (the layout's). */
+int app_rule_init(AppRule *app, Arena *arena, const char *name, const char *unit, RuleOrigin origin);
 void app_rule_done(AppRule *app);
 
 /* Append a Match pattern; an empty value clears the kind's earlier patterns
@@ -75,20 +91,24 @@ int app_rule_thread(AppRule *app, const char *glob, RuleOrigin section, ThreadRu
 
 /* After the last file: check what only the whole can tell (Class above
  * MaxClass, a thread section without Class=, a file that says nothing),
- * report it at the line concerned, and build the thread index. */
+ * report it at the line concerned, pack the arrays and build the thread
+ * index. Nothing may be added after it. */
 int app_rule_finalize(AppRule *app, DiagList *diag);
 
 /* The best [Thread:] rule for a thread name, or NULL. */
 const ThreadRule *app_rule_match_thread(const AppRule *app, const char *thread_name);
+/* The [Thread:] sections that set a class: the thread rules in force. */
+size_t app_rule_n_thread_rules(const AppRule *app);
 
 /* Parse a class value; reports an error at origin and returns -EINVAL
  * when it is not one, -ENOMEM when reporting failed. */
 int parse_class_value(const char *key, const char *value, RuleOrigin origin, DiagList *diag, QClass *ret);
 
-/* The rules of one scope, in load order. */
+/* The rules of one scope, in load order, and the arena they point into. */
 typedef struct AppRuleList {
         AppRule *items;
         size_t n;
+        Arena *arena;           /* created by the first push */
 } AppRuleList;
 
 /* A new, initialised rule at the end of the list; pointers into the list

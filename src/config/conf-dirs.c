@@ -222,20 +222,19 @@ static int cmp_entry(const void *a, const void *b) {
         return x->level > y->level ? -1 : x->level < y->level;
 }
 
-static int strv_push(char ***v, size_t *n, char *s) {
-        char **t = reallocarray(*v, *n + 1, sizeof *t);
+/* A copy of s in strings, appended to v. */
+static int strv_push(Arena *strings, const char ***v, size_t *n, const char *s) {
+        const char *copy = arena_strdup(strings, s);
+        const char **t = copy ? reallocarray(*v, *n + 1, sizeof *t) : NULL;
         if (!t)
                 return -ENOMEM;
         *v = t;
-        t[(*n)++] = s;
+        t[(*n)++] = copy;
         return 0;
 }
 
-static int ignore(ConfUnit *u, Entry *e) {
-        int r = strv_push(&u->ignored, &u->n_ignored, e->path);
-        if (r >= 0)
-                e->path = NULL;
-        return r;
+static int ignore(Arena *strings, ConfUnit *u, const Entry *e) {
+        return strv_push(strings, &u->ignored, &u->n_ignored, e->path);
 }
 
 static bool same_name(const Entry *a, const Entry *b) {
@@ -253,12 +252,13 @@ static void resolve_mask(Entry *e) {
         e->mask_unknown = false;
 }
 
-/* The n entries of one unit, sorted by cmp_entry(). */
-static int make_unit(ConfUnit *u, Entry *e, size_t n, DiagList *diag) {
+/* The n entries of one unit, sorted by cmp_entry(); its strings are
+ * copied into strings. */
+static int make_unit(Arena *strings, ConfUnit *u, Entry *e, size_t n, DiagList *diag) {
         int r;
 
         *u = (ConfUnit) { .kind = e[0].kind };
-        u->name = strdup(e[0].unit);
+        u->name = arena_strdup(strings, e[0].unit);
         if (!u->name)
                 return -ENOMEM;
 
@@ -271,12 +271,15 @@ static int make_unit(ConfUnit *u, Entry *e, size_t n, DiagList *diag) {
         if (have_main) {
                 u->level = e[0].level;
                 resolve_mask(&e[0]);
+                const char *path = arena_strdup(strings, e[0].path);
+                if (!path)
+                        return -ENOMEM;
                 if (e[0].mask)
-                        u->masked_by = TAKE_PTR(e[0].path);
+                        u->masked_by = path;
                 else
-                        u->path = TAKE_PTR(e[0].path);
+                        u->path = path;
                 for (i = 1; i < n && !e[i].dropin; i++)
-                        if ((r = ignore(u, &e[i])) < 0)
+                        if ((r = ignore(strings, u, &e[i])) < 0)
                                 return r;
         }
         if (!have_main && i < n) {
@@ -291,9 +294,9 @@ static int make_unit(ConfUnit *u, Entry *e, size_t n, DiagList *diag) {
                 if (wins)
                         resolve_mask(&e[i]);
                 if (!have_main || u->masked_by || !wins || e[i].mask)
-                        r = ignore(u, &e[i]);
+                        r = ignore(strings, u, &e[i]);
                 else
-                        r = strv_push(&u->dropins, &u->n_dropins, TAKE_PTR(e[i].path));
+                        r = strv_push(strings, &u->dropins, &u->n_dropins, e[i].path);
                 if (r < 0)
                         return r;
         }
@@ -323,8 +326,14 @@ int conf_layout_build(ConfLayout *ret, const char *const *dirs, size_t n_dirs, D
         if (r < 0)
                 goto finish;
 
-        if (l.n > 0) /* qsort(NULL, 0, ...) is undefined; no rule files is normal */
+        if (l.n > 0) { /* qsort(NULL, 0, ...) is undefined; no rule files is normal */
                 qsort(l.items, l.n, sizeof *l.items, cmp_entry);
+                layout.strings = arena_new();
+                if (!layout.strings) {
+                        r = -ENOMEM;
+                        goto finish;
+                }
+        }
         for (size_t i = 0; i < l.n;) {
                 size_t j = i + 1;
                 while (j < l.n && strcmp(l.items[j].unit, l.items[i].unit) == 0)
@@ -335,7 +344,7 @@ int conf_layout_build(ConfLayout *ret, const char *const *dirs, size_t n_dirs, D
                         goto finish;
                 }
                 layout.units = u;
-                r = make_unit(&layout.units[layout.n_units++], &l.items[i], j - i, diag);
+                r = make_unit(layout.strings, &layout.units[layout.n_units++], &l.items[i], j - i, diag);
                 if (r < 0)
                         goto finish;
                 i = j;
@@ -359,19 +368,18 @@ int conf_layout_add_file(ConfLayout *l, const char *path, DiagList *diag) {
         if (stat(path, &st) < 0)
                 return diag_add(diag, LOG_ERR, path, 0, "cannot read: %m; skipped");
 
+        if (!l->strings && !(l->strings = arena_new()))
+                return -ENOMEM;
         ConfUnit *u = reallocarray(l->units, l->n_units + 1, sizeof *u);
         if (!u)
                 return -ENOMEM;
         l->units = u;
         u = &l->units[l->n_units];
         *u = (ConfUnit) { .kind = json ? UNIT_JSON : UNIT_CONF };
-        u->name = strdup(name);
-        char *p = strdup(path);
-        if (!u->name || !p) {
-                free(u->name);
-                free(p);
+        u->name = arena_strdup(l->strings, name);
+        const char *p = arena_strdup(l->strings, path);
+        if (!u->name || !p)
                 return -ENOMEM;
-        }
         if (is_mask(AT_FDCWD, path, &st))
                 u->masked_by = p;
         else
@@ -381,14 +389,7 @@ int conf_layout_add_file(ConfLayout *l, const char *path, DiagList *diag) {
 }
 
 static void unit_done(ConfUnit *u) {
-        free(u->name);
-        free(u->path);
-        free(u->masked_by);
-        for (size_t i = 0; i < u->n_dropins; i++)
-                free(u->dropins[i]);
         free(u->dropins);
-        for (size_t i = 0; i < u->n_ignored; i++)
-                free(u->ignored[i]);
         free(u->ignored);
 }
 
@@ -417,5 +418,6 @@ void conf_layout_done(ConfLayout *l) {
         for (size_t i = 0; i < l->n_units; i++)
                 unit_done(&l->units[i]);
         free(l->units);
+        arena_free(l->strings);
         *l = (ConfLayout) {};
 }

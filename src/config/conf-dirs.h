@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "arena.h"
 #include "rules.h"
 
 typedef enum UnitKind {
@@ -17,14 +18,15 @@ typedef enum UnitKind {
         UNIT_JSON,              /* a schedqos app config */
 } UnitKind;
 
+/* The strings are in the layout's arena; the two arrays are the unit's. */
 typedef struct ConfUnit {
-        char *name;             /* "firefox.conf", "apps.json" */
+        const char *name;       /* "firefox.conf", "apps.json" */
         UnitKind kind;
-        char *path;             /* the file in force; NULL when masked */
-        char *masked_by;        /* the empty file or /dev/null link that masks it */
-        char **dropins;         /* applied, in order */
+        const char *path;       /* the file in force; NULL when masked */
+        const char *masked_by;  /* the empty file or /dev/null link that masks it */
+        const char **dropins;   /* applied, in order */
         size_t n_dropins;
-        char **ignored;         /* not read: lower same-named files, masked drop-ins,
+        const char **ignored;   /* not read: lower same-named files, masked drop-ins,
                                  * drop-ins of a masked or missing file */
         size_t n_ignored;
         unsigned level;         /* directory of path or masked_by */
@@ -34,6 +36,7 @@ typedef struct ConfUnit {
 typedef struct ConfLayout {
         ConfUnit *units;        /* sorted by name when built from directories */
         size_t n_units;
+        Arena *strings;         /* created with the first unit */
 } ConfLayout;
 
 /* root + dir, with root NULL or "/" meaning none. */

@@ -8,10 +8,11 @@
 
 #define NO_ITEM UINT32_MAX
 
+/* 32 bytes: one per rule in the executable indexes. */
 struct GlobItem {
         const char *pattern;
-        size_t prefix;
-        size_t quick;           /* leading characters that are plain, unescaped */
+        uint32_t prefix;
+        uint32_t quick;         /* leading characters that are plain, unescaped */
         uint32_t value;
         uint32_t aux;
         uint32_t next_same;     /* next item with the same exact name */
@@ -73,10 +74,13 @@ int glob_index_add(GlobIndex *gi, const char *pattern, uint32_t value, uint32_t 
                 gi->items = items;
         }
         bool glob = glob_is_pattern(pattern);
+        size_t len = strlen(pattern);
+        if (len > UINT32_MAX)
+                return -E2BIG;
         gi->items[gi->n_items++] = (GlobItem) {
                 .pattern = pattern,
-                .prefix = glob ? glob_literal_prefix(pattern) : strlen(pattern),
-                .quick = strcspn(pattern, "*?[\\"),
+                .prefix = (uint32_t) (glob ? glob_literal_prefix(pattern) : len),
+                .quick = (uint32_t) strcspn(pattern, "*?[\\"),
                 .value = value,
                 .aux = aux,
                 .next_same = NO_ITEM,

@@ -65,7 +65,7 @@ static int load_unit(RuleSet *rs, Scope *s, const ConfUnit *u, DiagList *diag) {
                 r = app_rule_finalize(app, diag);
                 if (r < 0)
                         return r;
-                rs->n_rules += 1 + app->thread_index.n_items;
+                rs->n_rules += 1 + app_rule_n_thread_rules(app);
         }
         return 0;
 }

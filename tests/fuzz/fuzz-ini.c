@@ -14,11 +14,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const char *text = (const char *) data;
         const char *split = memmem(text, size, sep, sizeof sep - 1);
         size_t main_len = split ? (size_t) (split - text) : size;
+        Arena *arena = arena_new();
         AppRule app;
         DiagList diag = {};
 
-        if (app_rule_init(&app, "fuzz", "fuzz.conf", (RuleOrigin) { "fuzz.conf", 0 }) < 0)
+        if (!arena || app_rule_init(&app, arena, "fuzz", "fuzz.conf", (RuleOrigin) { "fuzz.conf", 0 }) < 0) {
+                arena_free(arena);
                 return 0;
+        }
         if (ini_load_buffer(&app, "fuzz.conf", text, main_len, &diag) >= 0 && split)
                 (void) ini_load_buffer(&app, "fuzz.conf.d/x.conf", split + sizeof sep - 1,
                                        size - main_len - (sizeof sep - 1), &diag);
@@ -28,5 +31,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         fuzz_check_diags(&diag);
         app_rule_done(&app);
+        arena_free(arena);
         return 0;
 }

@@ -9,19 +9,22 @@
 #include <syslog.h>
 
 #include "ini-load.h"
+#include "macro.h"
 #include "test-tree.h"
 
 static const char *const PATH = "foo.conf";
 
 typedef struct Fixture {
+        Arena *arena;
         AppRule app;
         DiagList diag;
 } Fixture;
 
 static int setup(void **state) {
         static Fixture f;
-        f = (Fixture) {};
-        assert_int_equal(app_rule_init(&f.app, "foo", "foo.conf", (RuleOrigin) { PATH, 0 }), 0);
+        f = (Fixture) { .arena = arena_new() };
+        assert_non_null(f.arena);
+        assert_int_equal(app_rule_init(&f.app, f.arena, "foo", "foo.conf", (RuleOrigin) { PATH, 0 }), 0);
         *state = &f;
         return 0;
 }
@@ -29,6 +32,7 @@ static int setup(void **state) {
 static int teardown(void **state) {
         Fixture *f = *state;
         app_rule_done(&f->app);
+        arena_free(f->arena);
         diag_list_clear(&f->diag);
         return 0;
 }
@@ -234,7 +238,7 @@ static void test_finalize_messages(void **state) {
         expect_diag(&f->diag, 6, LOG_WARNING, "[Process] Class=user-interactive is above MaxClass=utility");
         /* An empty [Match] matches by the file name. */
         assert_true(f->app.implicit_match);
-        assert_int_equal(f->app.thread_index.n_items, 1);
+        assert_int_equal(app_rule_n_thread_rules(&f->app), 1);
 }
 
 static void test_says_nothing(void **state) {
@@ -255,6 +259,40 @@ static void test_thread_precedence(void **state) {
         assert_int_equal(app_rule_match_thread(&f->app, "ui-mail")->class.class, QCLASS_UTILITY);
         assert_int_equal(app_rule_match_thread(&f->app, "ui-x")->class.class, QCLASS_USER_INITIATED);
         assert_int_equal(app_rule_match_thread(&f->app, "gc")->class.class, QCLASS_BACKGROUND);
+}
+
+/* Fewer than THREAD_INDEX_MIN thread rules are scanned, more are indexed:
+ * both must pick the same rule for every name. */
+static void test_thread_scan_equals_index(void **state) {
+        static const char *const names[] = { "ui-main", "ui-mail", "ui-x", "gc", "w-1", "w-12", "pool", "pool-3",
+                                             "a\\b", "x", "" };
+        Fixture *f = *state;
+        load(f, "[Thread:*]\nClass=bg\n"
+                "[Thread:ui-*]\nClass=in\n"
+                "[Thread:ui-main]\nClass=ui\n"
+                "[Thread:ui-ma*]\nClass=utility\n"
+                "[Thread:w-?]\nClass=ui\n"
+                "[Thread:w-*]\nClass=bg\n"
+                "[Thread:pool*]\nClass=in\n"
+                "[Thread:pool]\nClass=utility\n"
+                "[Thread:a\\b]\nClass=ui\n"
+                "[Thread:unset]\n"
+                "[Thread:p*]\nClass=ui\n");
+        assert_int_equal(app_rule_finalize(&f->app, &f->diag), 0);
+        assert_int_equal(app_rule_n_thread_rules(&f->app), 10);
+        assert_non_null(f->app.thread_index);
+        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+                const ThreadRule *indexed = app_rule_match_thread(&f->app, names[i]);
+                GlobIndex *index = f->app.thread_index;
+                f->app.thread_index = NULL;
+                const ThreadRule *scanned = app_rule_match_thread(&f->app, names[i]);
+                f->app.thread_index = index;
+                assert_ptr_equal(indexed, scanned);
+        }
+        assert_int_equal(app_rule_match_thread(&f->app, "ui-main")->class.class, QCLASS_USER_INTERACTIVE);
+        assert_int_equal(app_rule_match_thread(&f->app, "pool-3")->class.class, QCLASS_USER_INITIATED);
+        /* A section without Class= is no rule: the name falls to "*". */
+        assert_int_equal(app_rule_match_thread(&f->app, "unset")->class.class, QCLASS_BACKGROUND);
 }
 
 static void test_file_errors(void **state) {
@@ -280,6 +318,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_finalize_messages, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_says_nothing, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_thread_precedence, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_thread_scan_equals_index, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_file_errors, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
