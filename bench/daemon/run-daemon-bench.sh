@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The daemon's figures: exec -> class applied over 1,000 execs (REPS runs),
-# qosd CPU time per proc connector event in a 20,000-process fork storm,
-# and qosd's RSS with 20,000 rules loaded. The first two also for the
-# floor (bench-connector-floor: the same event source doing nothing). Root; runs the real qosd from
-# BUILD on a temporary root with a private bus, cleans up after itself.
+# and qosd CPU time per proc connector event in a 20,000-process fork
+# storm, both also for the floor (bench-connector-floor: the same event
+# source doing nothing). Memory: run-memory-bench.sh. Root; runs the real
+# qosd from BUILD on a temporary root with a private bus, cleans up after
+# itself.
 #
 #   bench/daemon/run-daemon-bench.sh [BUILD] [REPS] [REST_USEC]
 #
@@ -117,15 +118,3 @@ for kind in plain bg; do
         echo "median µs/event ($what): qosd $q, floor $f, qosd above the floor $(awk -v q="$q" -v f="$f" 'BEGIN { printf "%.2f", q - f }')"
 done
 
-echo
-echo "== qosd memory"
-start_qosd
-printf "%-24s %s\n" "rules" "$(qosd_status RulesLoaded)"
-printf "%-24s %s\n" "VmRSS (2 rules)" "$(awk '/^VmRSS/ { print $2, $3 }' "/proc/$QOSD_PID/status")"
-stop_qosd TERM
-bench/write-app-rules.py "$QOSD_ROOT/etc/qos/apps.d" 20000
-start_qosd
-printf "%-24s %s\n" "rules" "$(qosd_status RulesLoaded)"
-printf "%-24s %s\n" "VmRSS (20,000 apps)" "$(awk '/^VmRSS/ { print $2, $3 }' "/proc/$QOSD_PID/status")"
-printf "%-24s %s\n" "VmHWM (20,000 apps)" "$(awk '/^VmHWM/ { print $2, $3 }' "/proc/$QOSD_PID/status")"
-stop_qosd TERM
