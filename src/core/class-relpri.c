@@ -7,12 +7,13 @@
 
 /*
  * The span comes from the table, so it follows any change of the class
- * nices: user-interactive (-10) to user-initiated (-5) is 5 values, -10..-6;
- * user-initiated to utility is -5..-1; utility to background (nice 19,
- * beneath SCHED_IDLE) is 19, capped at 16 so that each step is one nice
+ * nices: user-interactive (-20) to user-initiated (-5) is 15 values,
+ * -20..-6; user-initiated to utility is -5..-1; utility to background (nice
+ * 19, beneath SCHED_IDLE) is 19, capped at 16 so that each step is one nice
  * value, 0..15. The 16 steps spread evenly over the span, rounding towards
  * the class: with a span of 5, relative priorities 0..-3 keep the class
- * nice, -4..-6 add 1, and -13..-15 add 4, one short of the next class.
+ * nice, -4..-6 add 1, and -13..-15 add 4, one short of the next class; with
+ * 15, -1 keeps it and each further step adds 1, up to 14 at -15.
  */
 int class_relpri_span(QClass c) {
         const ClassKnobs *k = class_knobs(c), *lower = class_knobs(c - 1);

@@ -14,16 +14,23 @@
  * Why these values (figures from the design brief, kernel 6.18, 2 CPUs; the
  * benchmark suite in bench/ is what tunes them):
  *
- * user-interactive: nice -10 gives the thread ~9x the CPU share of a
- *   default thread inside its group; a 0.5 ms slice gives it an early EEVDF
- *   deadline so it is picked soon after waking. Together they took a 3 ms
- *   frame from ~14 ms p99 to ~7 ms against default hogs; the slice alone
- *   barely helps. reset-on-fork: helpers spawned by a UI thread start at
- *   utility (Apple's rule), not UI. Best-effort I/O level 0, and a small
- *   timer slack so frame timers fire on time.
- * user-initiated: half the boost of user-interactive (nice -5, 1 ms slice,
- *   I/O level 2): the user waits, but frames must still win. Also
- *   reset-on-fork.
+ * user-interactive: nice -20 and a 0.5 ms slice. The tuning run
+ *   (`make bench BENCH_ARGS=--scenarios tune-ui`, quiet machine,
+ *   2026-12-03) against 4 default hogs in the thread's own session, p99 as a
+ *   multiple of the probe alone: an audio loop (0.5 ms every 5.3 ms) at
+ *   nice -10 stayed at 3.8-3.9x whatever the slice, at nice -15 or -20 it
+ *   was at the floor (0.9x); a 60 Hz frame went from 1.07x (nice -10) to
+ *   0.81x (nice -20). A 3 ms slice helped neither. The cost: a user-
+ *   interactive thread that spins leaves a default thread of its group ~1%
+ *   of a CPU, which is why promotions above utility are brokered and why
+ *   the group layer, not nice, sets its share against other applications.
+ *   reset-on-fork: helpers spawned by a UI thread start at utility
+ *   (Apple's rule), not UI. Best-effort I/O level 0, and a small timer
+ *   slack so frame timers fire on time.
+ * user-initiated: a smaller boost (nice -5, ~3x a default thread; 1 ms
+ *   slice, I/O level 2): the user waits, but frames must still win. With
+ *   it a worker pool's job p99 was 0.47x its floor beside background hogs
+ *   (scenario d). Also reset-on-fork.
  * utility: exactly the kernel's defaults (SCHED_NORMAL, nice 0, default
  *   slice, no clamp, no I/O class, 50 us slack), so an untouched system and
  *   a system where everything is utility behave the same.
@@ -48,8 +55,7 @@
  *   Weight 1 is the fallback where cpu.idle is missing (before 5.15).
  * user-interactive, user-initiated: weights 1000 and 300 where a session
  *   has 100. Against other applications the group's weight is what counts,
- *   not the thread's nice: 10x and 3x a session, the ratios nice -10 and
- *   -5 give within a group, and bounded: a runaway user-interactive thread
+ *   not the thread's nice: 10x and 3x a session, and bounded: a runaway user-interactive thread
  *   takes at most 1000/(1000 + 100n) of the CPU from n busy sessions. A
  *   moved thread leaves its session's autogroup (autogroup applies only in
  *   the root cgroup) and competes at the root with every session.
@@ -64,7 +70,7 @@
 static const ClassKnobs class_table[_QCLASS_MAX] = {
         [QCLASS_USER_INTERACTIVE] = {
                 .policy = SCHED_OTHER,
-                .nice = -10,
+                .nice = -20,
                 .slice_ns = MS(0.5),
                 .uclamp_min = 512,
                 .uclamp_max = 1024,

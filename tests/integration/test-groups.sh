@@ -25,7 +25,7 @@ assert_eq "$before" / "the helper starts in the root cpu cgroup"
 assert_eq "$(cgroup_of "$bg")" "/$P.background" "background thread in the background group"
 assert_eq "$(cgroup_of "$ui")" "/$P.user-interactive" "user-interactive thread in its group"
 assert_eq "$(cgroup_of "$pid")" / "the main thread, left at utility, stays where it was"
-assert_eq "$(stat_field "$bg" 41) $(stat_field "$ui" 19)" "5 -10" "per-thread knobs applied too"
+assert_eq "$(stat_field "$bg" 41) $(stat_field "$ui" 19)" "5 -20" "per-thread knobs applied too"
 assert_eq "$(group_col "$bg")" "$P.background" "qosctl get shows the group"
 ok "each thread in its class's group, the rest of the process untouched"
 

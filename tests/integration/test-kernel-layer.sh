@@ -24,7 +24,7 @@ fi
 
 # policy nice se.slice ionice timerslack — what the class table promises.
 declare -A want=(
-        [user-interactive]="0 -10 ${slices[0]} best-effort:prio0 10000"
+        [user-interactive]="0 -20 ${slices[0]} best-effort:prio0 10000"
         [user-initiated]="0 -5 ${slices[1]} best-effort:prio2 50000"
         [utility]="0 0 $default_slice none:prio0 50000"
         [background]="5 19  idle 10000000"

@@ -137,7 +137,7 @@ expect self background
 client_stop
 client_start - "$QOSCTL" run -c background
 expect "self-set user-interactive 0" 0 # root: the fast path does it all
-assert_eq "$(policy_nice "$MAIN")" "0 -10" "root's thread is user-interactive"
+assert_eq "$(policy_nice "$MAIN")" "0 -20" "root's thread is user-interactive"
 # The 0.5 ms slice where the kernel has custom slices (asked of the
 # kernel, not of libqos); 6.1 keeps its default and has no se.slice.
 if [ "$("$QOS_KERNEL_PROBE" slice)" = supported ]; then

@@ -17,7 +17,7 @@ static const KernelCaps caps = {
 };
 
 static void test_spans_from_the_table(void **state) {
-        assert_int_equal(class_relpri_span(QCLASS_USER_INTERACTIVE), 5); /* -10 .. -6 */
+        assert_int_equal(class_relpri_span(QCLASS_USER_INTERACTIVE), 15); /* -20 .. -6 */
         assert_int_equal(class_relpri_span(QCLASS_USER_INITIATED), 5);   /* -5 .. -1 */
         assert_int_equal(class_relpri_span(QCLASS_UTILITY), 16);         /* 0 .. 15 */
         assert_int_equal(class_relpri_span(QCLASS_BACKGROUND), 0);       /* SCHED_IDLE */
@@ -26,10 +26,11 @@ static void test_spans_from_the_table(void **state) {
 
 /* The documented mapping, value by value. */
 static void test_documented_offsets(void **state) {
-        static const int ui[16] = { 0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4 };
+        static const int ui[16] = { 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 };
+        static const int in[16] = { 0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4 };
         for (int r = 0; r >= QCLASS_RELPRI_MIN; r--) {
                 assert_int_equal(class_relpri_to_nice_offset(QCLASS_USER_INTERACTIVE, r), ui[-r]);
-                assert_int_equal(class_relpri_to_nice_offset(QCLASS_USER_INITIATED, r), ui[-r]);
+                assert_int_equal(class_relpri_to_nice_offset(QCLASS_USER_INITIATED, r), in[-r]);
                 assert_int_equal(class_relpri_to_nice_offset(QCLASS_UTILITY, r), -r);
                 assert_int_equal(class_relpri_to_nice_offset(QCLASS_BACKGROUND, r), 0);
         }
@@ -52,7 +53,8 @@ static void test_out_of_range(void **state) {
         assert_int_equal(class_relpri_to_nice_offset(QCLASS_UTILITY, 1), -EINVAL);
         assert_int_equal(class_relpri_to_nice_offset(QCLASS_UTILITY, -16), -EINVAL);
         assert_int_equal(class_relpri_to_nice_offset(QCLASS_UNSPECIFIED, 0), -EINVAL);
-        assert_int_equal(class_relpri_from_nice_offset(QCLASS_USER_INTERACTIVE, 5, &r), -EINVAL);
+        assert_int_equal(class_relpri_from_nice_offset(QCLASS_USER_INTERACTIVE, 15, &r), -EINVAL);
+        assert_int_equal(class_relpri_from_nice_offset(QCLASS_USER_INITIATED, 5, &r), -EINVAL);
         assert_int_equal(class_relpri_from_nice_offset(QCLASS_UTILITY, -1, &r), -EINVAL);
         assert_int_equal(class_relpri_from_nice_offset(QCLASS_BACKGROUND, 1, &r), -EINVAL);
         assert_false(qclass_relpri_is_valid(1));
@@ -89,9 +91,13 @@ static void test_unrecognised(void **state) {
         t.nice = 17;
         assert_int_equal(class_from_attr_relpri(&t, &caps, &relpri), QCLASS_UNSPECIFIED);
         assert_int_equal(relpri, 0);
+        /* user-interactive's span reaches up to user-initiated's. */
         class_target_attr(QCLASS_USER_INTERACTIVE, &caps, &t);
         t.nice = -11;
-        assert_int_equal(class_from_attr_relpri(&t, &caps, NULL), QCLASS_UNSPECIFIED);
+        assert_int_equal(class_from_attr_relpri(&t, &caps, &relpri), QCLASS_USER_INTERACTIVE);
+        assert_int_equal(relpri, -10);
+        t.nice = -5;
+        assert_int_equal(class_from_attr_relpri(&t, &caps, NULL), QCLASS_UNSPECIFIED); /* a UI slice */
         class_target_attr(QCLASS_USER_INITIATED, &caps, &t);
         t.nice = -3;
         t.slice_ns = 3000000;

@@ -36,7 +36,7 @@ static void test_demotion_free_promotion_not(void **state) {
 static void test_relative_priority(void **state) {
         assert_false(needs(QCLASS_UTILITY, 0, QCLASS_UTILITY, -15, 0));
         assert_true(needs(QCLASS_UTILITY, -15, QCLASS_UTILITY, 0, 0));
-        assert_false(needs(QCLASS_USER_INTERACTIVE, -15, QCLASS_USER_INTERACTIVE, -13, 0)); /* same nice */
+        assert_false(needs(QCLASS_USER_INTERACTIVE, -1, QCLASS_USER_INTERACTIVE, 0, 0)); /* same nice */
         assert_true(needs(QCLASS_USER_INTERACTIVE, -15, QCLASS_USER_INTERACTIVE, -12, 0));
         assert_false(needs(QCLASS_BACKGROUND, 0, QCLASS_BACKGROUND, -15, 0));
 }
@@ -44,8 +44,8 @@ static void test_relative_priority(void **state) {
 /* RLIMIT_NICE N allows nice down to 20 - N, and leaving SCHED_IDLE when the
  * nice kept beneath it (19 for background) is within that. */
 static void test_rlimit_nice(void **state) {
-        assert_false(needs(QCLASS_UTILITY, 0, QCLASS_USER_INTERACTIVE, 0, 30));
-        assert_true(needs(QCLASS_UTILITY, 0, QCLASS_USER_INTERACTIVE, 0, 29));
+        assert_false(needs(QCLASS_UTILITY, 0, QCLASS_USER_INTERACTIVE, 0, 40));
+        assert_true(needs(QCLASS_UTILITY, 0, QCLASS_USER_INTERACTIVE, 0, 39));
         assert_false(needs(QCLASS_UTILITY, -15, QCLASS_UTILITY, 0, 20));
         assert_true(needs(QCLASS_BACKGROUND, 0, QCLASS_UTILITY, 0, 0));
         assert_false(needs(QCLASS_BACKGROUND, 0, QCLASS_UTILITY, 0, 20));
