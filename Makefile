@@ -15,7 +15,7 @@ demo: build
 check:
 	@scripts/check.sh
 
-# The benchmark suite (see bench/run.py): ~50 min on a quiet machine;
+# The benchmark suite (see bench/run.py): about an hour on a quiet machine;
 # BENCH_QUICK=1 for a ~8-minute smoke run, BENCH_WAIT=MIN to wait for a
 # quiet machine first, BENCH_ARGS for anything else (--scenarios a,b).
 bench: build
