@@ -28,13 +28,11 @@ int app_rule_init(AppRule *app, Arena *arena, const char *name, const char *unit
 
 void app_rule_done(AppRule *app) {
         if (!app->packed) {
-                for (MatchKind k = 0; k < _MATCH_KIND_MAX; k++)
-                        free(app->match[k].items);
+                free(app->patterns);
                 free(app->threads);
         }
-        if (app->thread_index)
-                glob_index_done(app->thread_index);
-        free(app->thread_index);
+        if (app->extra && app->extra->thread_index)
+                glob_index_done(app->extra->thread_index);
         *app = (AppRule) {};
 }
 
@@ -52,23 +50,64 @@ static int pattern_init(Arena *arena, Pattern *p, const char *text, RuleOrigin o
         return 0;
 }
 
+/* Where kind's group starts in the patterns (kind _MATCH_KIND_MAX: the end). */
+static size_t kind_start(const AppRule *app, MatchKind kind) {
+        size_t start = 0;
+        for (MatchKind k = 0; k < kind; k++)
+                start += app->n_match[k];
+        return start;
+}
+
 int app_rule_add_match(AppRule *app, MatchKind kind, const char *value, RuleOrigin origin) {
-        PatternList *l = &app->match[kind];
+        size_t start = kind_start(app, kind), end = start + app->n_match[kind];
+        size_t total = kind_start(app, _MATCH_KIND_MAX);
+        Pattern p;
+        int r;
 
         if (!*value) {
-                free(l->items);
-                *l = (PatternList) {};
+                if (end > start)
+                        memmove(app->patterns + start, app->patterns + end, (total - end) * sizeof(Pattern));
+                app->n_match[kind] = 0;
                 return 0;
         }
-        Pattern *items = reallocarray(l->items, l->n + 1, sizeof *items);
-        if (!items)
-                return -ENOMEM;
-        l->items = items;
-        int r = pattern_init(app->arena, &l->items[l->n], value, origin);
+        if (app->n_match[kind] == UINT16_MAX)
+                return -E2BIG;
+        r = pattern_init(app->arena, &p, value, origin);
         if (r < 0)
                 return r;
-        l->n++;
+        Pattern *items = reallocarray(app->patterns, total + 1, sizeof *items);
+        if (!items)
+                return -ENOMEM;
+        app->patterns = items;
+        memmove(items + end + 1, items + end, (total - end) * sizeof *items);
+        items[end] = p;
+        app->n_match[kind]++;
         return 0;
+}
+
+const Pattern *app_rule_patterns(const AppRule *app, MatchKind kind, size_t *n) {
+        *n = app->n_match[kind];
+        return *n > 0 ? app->patterns + kind_start(app, kind) : NULL;
+}
+
+int app_rule_extra(AppRule *app, AppRuleExtra **ret) {
+        if (!app->extra) {
+                app->extra = arena_alloc(app->arena, sizeof *app->extra, alignof(AppRuleExtra));
+                if (!app->extra)
+                        return -ENOMEM;
+                *app->extra = (AppRuleExtra) {};
+        }
+        *ret = app->extra;
+        return 0;
+}
+
+const ClassSetting *app_rule_max(const AppRule *app) {
+        static const ClassSetting unset = { .class = QCLASS_UNSPECIFIED };
+        return app->extra ? &app->extra->max : &unset;
+}
+
+bool app_rule_interactive_exempt(const AppRule *app) {
+        return app->extra && app->extra->interactive_exempt;
 }
 
 void app_rule_set_class(ClassSetting *c, QClass class, RuleOrigin origin) {
@@ -99,23 +138,31 @@ int app_rule_thread(AppRule *app, const char *glob, RuleOrigin section, ThreadRu
         return 0;
 }
 
+static const GlobIndex *thread_index_of(const AppRule *app) {
+        return app->extra ? app->extra->thread_index : NULL;
+}
+
 /* thread: NULL for [Process]. */
 static int check_cap(const AppRule *app, const ClassSetting *c, const char *thread, DiagList *diag) {
-        if (app->max.class == QCLASS_UNSPECIFIED || c->class <= app->max.class)
+        const ClassSetting *max = app_rule_max(app);
+        if (max->class == QCLASS_UNSPECIFIED || c->class <= max->class)
                 return 0;
         return diag_add(diag, LOG_WARNING, c->origin.path, c->origin.line,
                         "[%s%s] Class=%s is above MaxClass=%s (%s:%u); it gets %s", thread ? "Thread:" : "Process",
                         thread ? thread : "",
-                        qclass_to_string(c->class), qclass_to_string(app->max.class), app->max.origin.path,
-                        app->max.origin.line, qclass_to_string(app->max.class));
+                        qclass_to_string(c->class), qclass_to_string(max->class), max->origin.path, max->origin.line,
+                        qclass_to_string(max->class));
 }
 
 /* A copy of the array in the arena, exactly sized, and the heap's one
  * freed: arrays grow one entry at a time while files are read, and are
  * never changed once the rule is finalized. */
 static int pack_array(Arena *arena, void **items, size_t n, size_t size, size_t align) {
-        if (n == 0)
+        if (n == 0) {
+                free(*items); /* what a reset emptied */
+                *items = NULL;
                 return 0;
+        }
         void *packed = arena_alloc(arena, n * size, align);
         if (!packed)
                 return -ENOMEM;
@@ -129,10 +176,9 @@ static int pack(AppRule *app) {
         int r;
         if (app->packed)
                 return 0;
-        for (MatchKind k = 0; k < _MATCH_KIND_MAX; k++)
-                if ((r = pack_array(app->arena, (void **) &app->match[k].items, app->match[k].n,
-                                    sizeof(Pattern), alignof(Pattern))) < 0)
-                        return r;
+        if ((r = pack_array(app->arena, (void **) &app->patterns, kind_start(app, _MATCH_KIND_MAX), sizeof(Pattern),
+                            alignof(Pattern))) < 0)
+                return r;
         if ((r = pack_array(app->arena, (void **) &app->threads, app->n_threads, sizeof(ThreadRule),
                             alignof(ThreadRule))) < 0)
                 return r;
@@ -141,26 +187,30 @@ static int pack(AppRule *app) {
 }
 
 static int build_thread_index(AppRule *app) {
+        AppRuleExtra *extra;
+        GlobIndex *index;
         int r;
 
-        app->thread_index = calloc(1, sizeof *app->thread_index);
-        if (!app->thread_index)
+        r = app_rule_extra(app, &extra);
+        if (r < 0)
+                return r;
+        index = arena_alloc(app->arena, sizeof *index, alignof(GlobIndex));
+        if (!index)
                 return -ENOMEM;
+        *index = (GlobIndex) {};
+        extra->thread_index = index; /* from here on app_rule_done() frees what it holds */
         for (uint32_t i = 0; i < app->n_threads; i++)
                 if (app->threads[i].class.class != QCLASS_UNSPECIFIED &&
-                    (r = glob_index_add(app->thread_index, app->threads[i].name.text, i, 0)) < 0)
+                    (r = glob_index_add(index, app->threads[i].name.text, i, 0)) < 0)
                         return r;
-        return glob_index_build(app->thread_index);
+        return glob_index_build(index);
 }
 
 int app_rule_finalize(AppRule *app, DiagList *diag) {
-        bool says_something = app->process.class != QCLASS_UNSPECIFIED || app->max.class != QCLASS_UNSPECIFIED;
+        bool says_something = app->process.class != QCLASS_UNSPECIFIED || app_rule_max(app)->class != QCLASS_UNSPECIFIED;
         int r;
 
-        app->implicit_match = true;
-        for (MatchKind k = 0; k < _MATCH_KIND_MAX; k++)
-                if (app->match[k].n > 0)
-                        app->implicit_match = false;
+        app->implicit_match = kind_start(app, _MATCH_KIND_MAX) == 0;
 
         r = check_cap(app, &app->process, NULL, diag);
         if (r < 0)
@@ -199,7 +249,7 @@ int app_rule_finalize(AppRule *app, DiagList *diag) {
         r = pack(app);
         if (r < 0)
                 return r;
-        return app_rule_n_thread_rules(app) >= THREAD_INDEX_MIN && !app->thread_index ? build_thread_index(app) : 0;
+        return app_rule_n_thread_rules(app) >= THREAD_INDEX_MIN && !thread_index_of(app) ? build_thread_index(app) : 0;
 }
 
 static int first_thread(uint32_t value, uint32_t aux, void *userdata) {
@@ -228,9 +278,10 @@ const ThreadRule *app_rule_match_thread(const AppRule *app, const char *thread_n
         uint32_t i;
         if (!thread_name)
                 return NULL;
-        if (!app->thread_index)
+        const GlobIndex *index = thread_index_of(app);
+        if (!index)
                 return scan_threads(app, thread_name);
-        if (glob_index_lookup(app->thread_index, thread_name, first_thread, &i) <= 0)
+        if (glob_index_lookup(index, thread_name, first_thread, &i) <= 0)
                 return NULL;
         return &app->threads[i];
 }

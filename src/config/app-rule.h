@@ -28,11 +28,6 @@ typedef struct Pattern {
         bool path;              /* Executable with a '/': matched against the full path */
 } Pattern;
 
-typedef struct PatternList {
-        Pattern *items;
-        size_t n;
-} PatternList;
-
 typedef struct ClassSetting {
         QClass class;           /* UNSPECIFIED: not set */
         RuleOrigin origin;
@@ -43,32 +38,40 @@ typedef struct ThreadRule {
         ClassSetting class;
 } ThreadRule;
 
-/* Everything a finalized rule points to (its name, patterns, thread rules)
- * lives in its arena, which the list of rules owns; a rule itself owns only
- * the index of a long thread list. While files are read, the pattern and
- * thread arrays grow on the heap; app_rule_finalize() packs them into the
- * arena. Tens of thousands of rules are normal (an imported ananicy tree),
- * so the fields are ordered to leave no holes. */
-typedef struct AppRule {
-        const char *name;       /* "firefox" for firefox.conf; the key in a schedqos file */
-        const char *unit;       /* the file name that layers: "firefox.conf", "apps.json" */
-        RuleOrigin origin;      /* the main file (line 0), or the schedqos key */
-        PatternList match[_MATCH_KIND_MAX];
-        ClassSetting process;
+/* What few rules set, kept out of the rule record: [Limits], and the index
+ * of a long list of thread rules. In the rule's arena. */
+typedef struct AppRuleExtra {
         ClassSetting max;
         RuleOrigin exempt_origin;
-        ThreadRule *threads;
         /* Built by app_rule_finalize() for THREAD_INDEX_MIN threads or more;
          * fewer are scanned, which costs less than the index's memory. */
         GlobIndex *thread_index;
-        Arena *arena;
-        uint32_t n_threads;
-        unsigned level;         /* the highest directory that contributed */
-        bool implicit_match;    /* no Match keys: Executable= the name */
         /* [Limits] AllowInteractiveInBackground=yes: user-interactive from
          * these rules is not held outside the foreground. Kept only when
          * the line is in the admin directory (ruleset.c). */
         bool interactive_exempt;
+} AppRuleExtra;
+
+/* Everything a finalized rule points to (its name, patterns, thread rules,
+ * extra part) lives in its arena, which the list of rules owns; a rule
+ * itself owns only the index of a long thread list. While files are read,
+ * the pattern and thread arrays grow on the heap; app_rule_finalize()
+ * packs them into the arena. Tens of thousands of rules are normal (an
+ * imported ananicy tree) and most say no more than a name and a class, so
+ * the record holds only what every rule has (104 bytes, no holes). */
+typedef struct AppRule {
+        const char *name;       /* "firefox" for firefox.conf; the key in a schedqos file */
+        const char *unit;       /* the file name that layers: "firefox.conf", "apps.json" */
+        RuleOrigin origin;      /* the main file (line 0), or the schedqos key */
+        ClassSetting process;
+        Pattern *patterns;      /* every Match pattern, grouped by kind in MatchKind order */
+        ThreadRule *threads;
+        AppRuleExtra *extra;    /* NULL: no [Limits] key and no thread index */
+        Arena *arena;
+        uint32_t n_threads;
+        unsigned level;         /* the highest directory that contributed */
+        uint16_t n_match[_MATCH_KIND_MAX];
+        bool implicit_match;    /* no Match keys: Executable= the name */
         bool packed;            /* the arrays are in the arena: finalized */
 } AppRule;
 
@@ -79,8 +82,17 @@ int app_rule_init(AppRule *app, Arena *arena, const char *name, const char *unit
 void app_rule_done(AppRule *app);
 
 /* Append a Match pattern; an empty value clears the kind's earlier patterns
- * (systemd's reset, so a drop-in can replace a list). */
+ * (systemd's reset, so a drop-in can replace a list). -E2BIG beyond
+ * UINT16_MAX patterns of a kind. */
 int app_rule_add_match(AppRule *app, MatchKind kind, const char *value, RuleOrigin origin);
+/* The patterns of one kind, n of them. */
+const Pattern *app_rule_patterns(const AppRule *app, MatchKind kind, size_t *n);
+
+/* The extra part, created empty on first use. */
+int app_rule_extra(AppRule *app, AppRuleExtra **ret);
+/* [Limits] MaxClass=; class UNSPECIFIED when not set. */
+const ClassSetting *app_rule_max(const AppRule *app);
+bool app_rule_interactive_exempt(const AppRule *app);
 
 /* A later assignment replaces an earlier one. */
 void app_rule_set_class(ClassSetting *c, QClass class, RuleOrigin origin);

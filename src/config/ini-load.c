@@ -20,6 +20,7 @@
 #include "file-read.h"
 #include "ini-load.h"
 #include "macro.h"
+#include "parse-bool.h"
 
 typedef enum SectionKind {
         SECTION_NONE,           /* before the first header */
@@ -94,44 +95,56 @@ static int apply_match(IniState *st, int kind, const char *value, RuleOrigin o) 
                 report(st, LOG_WARNING, o.line, "Executable=%s is neither an absolute path nor a basename; it never matches", value);
         if (kind == MATCH_CGROUP && *value && !strchr("/*?[", value[0]))
                 report(st, LOG_WARNING, o.line, "Cgroup=%s never matches: cgroup paths start with '/'", value);
-        return app_rule_add_match(st->app, (MatchKind) kind, value, o);
+        int r = app_rule_add_match(st->app, (MatchKind) kind, value, o);
+        if (r == -E2BIG) {
+                report(st, LOG_ERR, o.line, "more than %u %s= patterns; ignored", UINT16_MAX,
+                       match_kind_to_string((MatchKind) kind));
+                return 0;
+        }
+        return r;
 }
 
 static int apply_exempt(IniState *st, int unused, const char *value, RuleOrigin o) {
-        static const char *const yes[] = { "yes", "true", "on", "1" }, *const no[] = { "no", "false", "off", "0", "" };
-        for (size_t i = 0; i < ELEMENTSOF(yes); i++)
-                if (strcasecmp(value, yes[i]) == 0) {
-                        st->app->interactive_exempt = true;
-                        st->app->exempt_origin = o;
-                        return 0;
-                }
-        for (size_t i = 0; i < ELEMENTSOF(no); i++)
-                if (strcasecmp(value, no[i]) == 0) {
-                        st->app->interactive_exempt = false;
-                        st->app->exempt_origin = o;
-                        return 0;
-                }
-        report(st, LOG_ERR, o.line, "AllowInteractiveInBackground=%s is not a boolean (yes or no)", value);
+        AppRuleExtra *extra;
+        int b = *value ? parse_boolean(value) : 0; /* empty: the default again */
+        if (b < 0) {
+                report(st, LOG_ERR, o.line, "AllowInteractiveInBackground=%s is not a boolean (yes or no)", value);
+                return 0;
+        }
+        int r = app_rule_extra(st->app, &extra);
+        if (r < 0)
+                return r;
+        extra->interactive_exempt = b;
+        extra->exempt_origin = o;
         return 0;
 }
 
-static ClassSetting *current_class_setting(IniState *st) {
+static int current_class_setting(IniState *st, ClassSetting **ret) {
+        AppRuleExtra *extra;
+        int r;
+
         switch (st->section) {
         case SECTION_PROCESS:
-                return &st->app->process;
+                *ret = &st->app->process;
+                return 0;
         case SECTION_LIMITS:
-                return &st->app->max;
+                r = app_rule_extra(st->app, &extra);
+                if (r < 0)
+                        return r;
+                *ret = &extra->max;
+                return 0;
         case SECTION_THREAD:
-                return &st->app->threads[st->thread].class;
+                *ret = &st->app->threads[st->thread].class;
+                return 0;
         default:
-                return NULL;
+                return -EINVAL; /* the keys table gives Class= only to these */
         }
 }
 
 static int apply_class(IniState *st, int unused, const char *value, RuleOrigin o) {
-        ClassSetting *c = current_class_setting(st);
         const char *key = st->section == SECTION_LIMITS ? "MaxClass" : "Class";
         QClass class = QCLASS_UNSPECIFIED;
+        ClassSetting *c;
         int r;
 
         /* Empty resets, as in systemd: a drop-in can take a setting back. */
@@ -142,6 +155,9 @@ static int apply_class(IniState *st, int unused, const char *value, RuleOrigin o
                 if (r < 0)
                         return r;
         }
+        r = current_class_setting(st, &c);
+        if (r < 0)
+                return r;
         if (c->origin.path == st->path && c->origin.line > 0)
                 report(st, LOG_WARNING, o.line, "%s= was already set at line %u of this file; the later value wins", key,
                        c->origin.line);

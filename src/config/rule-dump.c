@@ -30,10 +30,12 @@ static void write_app(FILE *f, const AppRule *app) {
         fprintf(f, "[Match]\n");
         if (app->implicit_match)
                 fprintf(f, "# no Match keys: Executable=%s, from the file name\n", app->name);
-        for (MatchKind k = 0; k < _MATCH_KIND_MAX; k++)
-                for (size_t i = 0; i < app->match[k].n; i++)
-                        setting(f, match_kind_to_string(k), app->match[k].items[i].text,
-                                app->match[k].items[i].origin);
+        for (MatchKind k = 0; k < _MATCH_KIND_MAX; k++) {
+                size_t n;
+                const Pattern *patterns = app_rule_patterns(app, k, &n);
+                for (size_t i = 0; i < n; i++)
+                        setting(f, match_kind_to_string(k), patterns[i].text, patterns[i].origin);
+        }
         if (app->process.class != QCLASS_UNSPECIFIED) {
                 fprintf(f, "\n[Process]\n");
                 setting(f, "Class", qclass_to_string(app->process.class), app->process.origin);
@@ -45,9 +47,10 @@ static void write_app(FILE *f, const AppRule *app) {
                 fprintf(f, "\n[Thread:%s]\n", t->name.text);
                 setting(f, "Class", qclass_to_string(t->class.class), t->class.origin);
         }
-        if (app->max.class != QCLASS_UNSPECIFIED) {
+        const ClassSetting *max = app_rule_max(app);
+        if (max->class != QCLASS_UNSPECIFIED) {
                 fprintf(f, "\n[Limits]\n");
-                setting(f, "MaxClass", qclass_to_string(app->max.class), app->max.origin);
+                setting(f, "MaxClass", qclass_to_string(max->class), max->origin);
         }
 }
 

@@ -57,11 +57,11 @@ static const char *basename_of(const char *path) {
 }
 
 /* The longest literal prefix among the patterns that match s; -1: none. */
-static ssize_t best_pattern(const PatternList *l, const char *s) {
+static ssize_t best_pattern(const Pattern *patterns, size_t n, const char *s) {
         ssize_t best = -1;
-        for (size_t i = 0; i < l->n; i++)
-                if (glob_match(l->items[i].text, l->items[i].glob, s) && (ssize_t) l->items[i].prefix > best)
-                        best = (ssize_t) l->items[i].prefix;
+        for (size_t i = 0; i < n; i++)
+                if (glob_match(patterns[i].text, patterns[i].glob, s) && (ssize_t) patterns[i].prefix > best)
+                        best = (ssize_t) patterns[i].prefix;
         return best;
 }
 
@@ -81,15 +81,18 @@ static void consider(MatchCtx *ctx, uint32_t index, uint32_t pattern) {
                 s.tier = TIER_NAME;
                 s.prefix = strlen(app->name);
         } else if (pattern != PATTERN_IMPLICIT) {
-                const Pattern *p = &app->match[MATCH_EXECUTABLE].items[pattern];
+                size_t n;
+                const Pattern *p = &app_rule_patterns(app, MATCH_EXECUTABLE, &n)[pattern];
                 s.kinds = 1;
                 s.tier = p->path ? (p->glob ? TIER_PATH_GLOB : TIER_PATH) : (p->glob ? TIER_NAME_GLOB : TIER_NAME);
                 s.prefix = p->prefix;
         }
         for (MatchKind k = MATCH_COMMAND_LINE; k < _MATCH_KIND_MAX; k++) {
-                if (app->match[k].n == 0)
+                size_t n;
+                const Pattern *patterns = app_rule_patterns(app, k, &n);
+                if (n == 0)
                         continue;
-                ssize_t prefix = best_pattern(&app->match[k], process_field(ctx->proc, k));
+                ssize_t prefix = best_pattern(patterns, n, process_field(ctx->proc, k));
                 if (prefix < 0)
                         return;
                 s.kinds++;
@@ -128,11 +131,12 @@ static const Scope *user_scope(const RuleSet *rs, uid_t uid) {
 
 /* The lower of two limits, with where it comes from. */
 static void apply_limit(MatchResult *ret, const AppRule *app) {
-        if (!app || app->max.class == QCLASS_UNSPECIFIED)
+        const ClassSetting *max = app ? app_rule_max(app) : NULL;
+        if (!max || max->class == QCLASS_UNSPECIFIED)
                 return;
-        if (ret->max_class == QCLASS_UNSPECIFIED || app->max.class < ret->max_class) {
-                ret->max_class = app->max.class;
-                ret->limit_origin = app->max.origin;
+        if (ret->max_class == QCLASS_UNSPECIFIED || max->class < ret->max_class) {
+                ret->max_class = max->class;
+                ret->limit_origin = max->origin;
         }
 }
 
@@ -170,7 +174,7 @@ int ruleset_match(const RuleSet *rs, const ProcessInfo *proc, const char *thread
         const ThreadRule *t = thread_name ? app_rule_match_thread(decide, thread_name) : NULL;
         const ClassSetting *c = t ? &t->class : &decide->process;
         ret->app = decide->name;
-        ret->interactive_exempt = decide->interactive_exempt;
+        ret->interactive_exempt = app_rule_interactive_exempt(decide);
         ret->thread_rule = t != NULL;
         ret->requested = c->class;
         ret->origin = c->origin;

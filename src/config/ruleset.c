@@ -22,13 +22,14 @@ static const char *admin_dir(const RuleSet *rs) {
 static int check_exempt(const RuleSet *rs, AppRule *app, DiagList *diag) {
         const char *admin = admin_dir(rs);
         size_t n = admin ? strlen(admin) : 0;
-        const char *path = app->exempt_origin.path;
-        if (!app->interactive_exempt || !admin)
+        AppRuleExtra *extra = app->extra;
+        if (!app_rule_interactive_exempt(app) || !admin)
                 return 0; /* files or directories named by hand: only qosd's load judges */
-        if (admin && path && strncmp(path, admin, n) == 0 && path[n] == '/') /* its files and drop-ins */
+        const char *path = extra->exempt_origin.path;
+        if (path && strncmp(path, admin, n) == 0 && path[n] == '/') /* its files and drop-ins */
                 return 0;
-        app->interactive_exempt = false;
-        return diag_add(diag, LOG_WARNING, path ?: "?", app->exempt_origin.line,
+        extra->interactive_exempt = false;
+        return diag_add(diag, LOG_WARNING, path ?: "?", extra->exempt_origin.line,
                         "AllowInteractiveInBackground= is honoured only in %s; ignored", admin);
 }
 
@@ -71,12 +72,13 @@ static int load_unit(RuleSet *rs, Scope *s, const ConfUnit *u, DiagList *diag) {
 }
 
 static int index_app(Scope *s, const AppRule *app, uint32_t i) {
-        const PatternList *exe = &app->match[MATCH_EXECUTABLE];
+        size_t n_exe;
+        const Pattern *exe = app_rule_patterns(app, MATCH_EXECUTABLE, &n_exe);
         int r;
 
         if (app->implicit_match)
                 return glob_index_add(&s->by_name, app->name, i, PATTERN_IMPLICIT);
-        if (exe->n == 0) {
+        if (n_exe == 0) {
                 uint32_t *u = reallocarray(s->unindexed, s->n_unindexed + 1, sizeof *u);
                 if (!u)
                         return -ENOMEM;
@@ -84,8 +86,8 @@ static int index_app(Scope *s, const AppRule *app, uint32_t i) {
                 u[s->n_unindexed++] = i;
                 return 0;
         }
-        for (size_t j = 0; j < exe->n; j++) {
-                const Pattern *p = &exe->items[j];
+        for (size_t j = 0; j < n_exe; j++) {
+                const Pattern *p = &exe[j];
                 r = glob_index_add(p->path ? &s->by_path : &s->by_name, p->text, i, (uint32_t) j);
                 if (r < 0)
                         return r;

@@ -9,6 +9,7 @@
 
 #include "log.h"
 #include "macro.h"
+#include "parse-bool.h"
 #include "settings.h"
 
 void settings_init(Settings *s) {
@@ -34,18 +35,6 @@ void settings_init(Settings *s) {
 void settings_done(Settings *s) {
         free(s->profile);
         s->profile = NULL;
-}
-
-static int parse_bool(const char *v) {
-        static const char *const yes[] = { "1", "yes", "true", "on" };
-        static const char *const no[] = { "0", "no", "false", "off" };
-        for (size_t i = 0; i < ELEMENTSOF(yes); i++) {
-                if (strcasecmp(v, yes[i]) == 0)
-                        return 1;
-                if (strcasecmp(v, no[i]) == 0)
-                        return 0;
-        }
-        return -EINVAL;
 }
 
 /* "16M", "512K", "1048576". */
@@ -128,7 +117,7 @@ static int set_broker_key(Settings *s, const char *key, const char *value) {
                 if (strcasecmp(value, "auto") == 0)
                         s->foreground_gate = GATE_AUTO;
                 else {
-                        int r = parse_bool(value);
+                        int r = parse_boolean(value);
                         if (r < 0)
                                 return r;
                         s->foreground_gate = r ? GATE_YES : GATE_NO;
@@ -164,7 +153,7 @@ typedef struct Ctx {
 static int set_key(Settings *s, const char *key, const char *value) {
         int r;
         if (strcasecmp(key, "RestoreOnExit") == 0) {
-                r = parse_bool(value);
+                r = parse_boolean(value);
                 if (r >= 0)
                         s->restore_on_exit = r;
                 return r;
@@ -199,13 +188,13 @@ static int set_key(Settings *s, const char *key, const char *value) {
         if (strcasecmp(key, "EventRestUSec") == 0)
                 return parse_usec(value, &s->event_rest_usec);
         if (strcasecmp(key, "WatchConfig") == 0) {
-                r = parse_bool(value);
+                r = parse_boolean(value);
                 if (r >= 0)
                         s->watch_config = r;
                 return r;
         }
         if (strcasecmp(key, "UserRules") == 0) {
-                r = parse_bool(value);
+                r = parse_boolean(value);
                 if (r >= 0)
                         s->user_rules = r;
                 return r;

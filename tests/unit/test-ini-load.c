@@ -45,6 +45,13 @@ static void load(Fixture *f, const char *text) {
         load_as(f, PATH, text);
 }
 
+static const Pattern *pattern(Fixture *f, MatchKind kind, size_t i) {
+        size_t n;
+        const Pattern *p = app_rule_patterns(&f->app, kind, &n);
+        assert_in_range(i, 0, n - 1);
+        return &p[i];
+}
+
 static void test_full_file(void **state) {
         Fixture *f = *state;
         load(f, "# a comment\n"
@@ -62,16 +69,16 @@ static void test_full_file(void **state) {
                 "[Limits]\n"
                 "MaxClass=user-initiated\n");
         assert_int_equal(f->diag.n, 0);
-        assert_int_equal(f->app.match[MATCH_EXECUTABLE].n, 2);
-        const Pattern *p = &f->app.match[MATCH_EXECUTABLE].items[0];
+        assert_int_equal(f->app.n_match[MATCH_EXECUTABLE], 2);
+        const Pattern *p = pattern(f, MATCH_EXECUTABLE, 0);
         assert_string_equal(p->text, "/usr/bin/foo");
         assert_true(p->path);
         assert_false(p->glob);
         assert_int_equal(p->origin.line, 4);
         assert_ptr_equal(p->origin.path, PATH);
-        assert_false(f->app.match[MATCH_EXECUTABLE].items[1].path);
-        assert_true(f->app.match[MATCH_COMMAND_LINE].items[0].glob);
-        assert_int_equal(f->app.match[MATCH_CGROUP].items[0].origin.line, 7);
+        assert_false(pattern(f, MATCH_EXECUTABLE, 1)->path);
+        assert_true(pattern(f, MATCH_COMMAND_LINE, 0)->glob);
+        assert_int_equal(pattern(f, MATCH_CGROUP, 0)->origin.line, 7);
         assert_int_equal(f->app.process.class, QCLASS_USER_INITIATED);
         assert_int_equal(f->app.process.origin.line, 10);
         assert_int_equal(f->app.n_threads, 1);
@@ -79,8 +86,8 @@ static void test_full_file(void **state) {
         assert_int_equal(f->app.threads[0].name.origin.line, 11);
         assert_int_equal(f->app.threads[0].class.class, QCLASS_USER_INTERACTIVE);
         assert_int_equal(f->app.threads[0].class.origin.line, 12);
-        assert_int_equal(f->app.max.class, QCLASS_USER_INITIATED);
-        assert_int_equal(f->app.max.origin.line, 14);
+        assert_int_equal(app_rule_max(&f->app)->class, QCLASS_USER_INITIATED);
+        assert_int_equal(app_rule_max(&f->app)->origin.line, 14);
 
         /* Capped thread rule: the warning names the Class= line and the limit. */
         assert_int_equal(app_rule_finalize(&f->app, &f->diag), 0);
@@ -99,9 +106,9 @@ static void test_lexical_details(void **state) {
                 "[Process]\n"
                 "  Class = background  \n");
         assert_int_equal(f->diag.n, 0);
-        assert_string_equal(f->app.match[MATCH_EXECUTABLE].items[0].text, "foo");
-        assert_string_equal(f->app.match[MATCH_COMMAND_LINE].items[0].text, "a#b;c");
-        assert_int_equal(f->app.match[MATCH_COMMAND_LINE].items[0].origin.line, 3);
+        assert_string_equal(pattern(f, MATCH_EXECUTABLE, 0)->text, "foo");
+        assert_string_equal(pattern(f, MATCH_COMMAND_LINE, 0)->text, "a#b;c");
+        assert_int_equal(pattern(f, MATCH_COMMAND_LINE, 0)->origin.line, 3);
         assert_int_equal(f->app.process.class, QCLASS_BACKGROUND);
         assert_int_equal(f->app.process.origin.line, 5);
 }
@@ -151,10 +158,10 @@ static void test_messages_and_lines(void **state) {
 
         assert_int_equal(f->app.process.class, QCLASS_UTILITY);
         assert_int_equal(f->app.process.origin.line, 13);
-        assert_int_equal(f->app.max.class, QCLASS_UTILITY);
-        assert_int_equal(f->app.max.origin.line, 22);
+        assert_int_equal(app_rule_max(&f->app)->class, QCLASS_UTILITY);
+        assert_int_equal(app_rule_max(&f->app)->origin.line, 22);
         assert_int_equal(f->app.n_threads, 0);
-        assert_int_equal(f->app.match[MATCH_EXECUTABLE].n, 1);
+        assert_int_equal(f->app.n_match[MATCH_EXECUTABLE], 1);
 }
 
 /* The one comment systemd users will try: '#' after a value. */
@@ -163,7 +170,7 @@ static void test_trailing_hash(void **state) {
         load(f, "[Match]\nExecutable=/usr/bin/foo   # the browser\nCommandLine=a#b\n");
         expect_diag(&f->diag, 2, LOG_WARNING, "'#' starts a comment only at the start of a line; \"# the browser\" is part of the value (use ';')");
         assert_int_equal(f->diag.n, 1);
-        assert_string_equal(f->app.match[MATCH_EXECUTABLE].items[0].text, "/usr/bin/foo   # the browser");
+        assert_string_equal(pattern(f, MATCH_EXECUTABLE, 0)->text, "/usr/bin/foo   # the browser");
 }
 
 static void test_section_typos(void **state) {
@@ -176,7 +183,7 @@ static void test_section_typos(void **state) {
         assert_null(strstr(d->message, "did you mean"));
         assert_int_equal(f->diag.n, 4);
         assert_int_equal(f->app.n_threads, 0);
-        assert_int_equal(f->app.max.class, QCLASS_UNSPECIFIED);
+        assert_int_equal(app_rule_max(&f->app)->class, QCLASS_UNSPECIFIED);
 }
 
 static void test_long_line_and_nul(void **state) {
@@ -193,7 +200,7 @@ static void test_long_line_and_nul(void **state) {
         assert_int_equal(ini_load_buffer(&f->app, PATH, text, len, &f->diag), 0);
         expect_diag(&f->diag, 2, LOG_ERR, "line longer than 199 characters");
         expect_diag(&f->diag, 5, LOG_ERR, "NUL byte");
-        assert_int_equal(f->app.match[MATCH_EXECUTABLE].n, 0);
+        assert_int_equal(f->app.n_match[MATCH_EXECUTABLE], 0);
         /* The line after the NUL still counts: */
         assert_int_equal(f->app.process.class, QCLASS_USER_INTERACTIVE);
         assert_int_equal(f->app.process.origin.line, 6);
@@ -205,11 +212,13 @@ static void test_long_line_and_nul(void **state) {
 static void test_dropin_semantics(void **state) {
         Fixture *f = *state;
         static const char *const DROPIN = "foo.conf.d/10-x.conf";
-        load(f, "[Match]\nExecutable=foo\nCommandLine=*a*\n[Process]\nClass=bg\n[Thread:w*]\nClass=bg\n");
+        load(f, "[Match]\nExecutable=foo\nCommandLine=*a*\nCgroup=/a/*\n[Process]\nClass=bg\n[Thread:w*]\nClass=bg\n");
         load_as(f, DROPIN, "[Match]\nExecutable=bar\nCommandLine=\n[Process]\nClass=ui\n[Thread:w*]\nClass=utility\n");
         assert_int_equal(f->diag.n, 0);
-        assert_int_equal(f->app.match[MATCH_EXECUTABLE].n, 2);
-        assert_int_equal(f->app.match[MATCH_COMMAND_LINE].n, 0);
+        assert_int_equal(f->app.n_match[MATCH_EXECUTABLE], 2);
+        assert_string_equal(pattern(f, MATCH_EXECUTABLE, 1)->text, "bar");
+        assert_int_equal(f->app.n_match[MATCH_COMMAND_LINE], 0);
+        assert_string_equal(pattern(f, MATCH_CGROUP, 0)->text, "/a/*");
         assert_int_equal(f->app.process.class, QCLASS_USER_INTERACTIVE);
         assert_ptr_equal(f->app.process.origin.path, DROPIN);
         assert_int_equal(f->app.n_threads, 1);
@@ -280,13 +289,14 @@ static void test_thread_scan_equals_index(void **state) {
                 "[Thread:p*]\nClass=ui\n");
         assert_int_equal(app_rule_finalize(&f->app, &f->diag), 0);
         assert_int_equal(app_rule_n_thread_rules(&f->app), 10);
-        assert_non_null(f->app.thread_index);
+        assert_non_null(f->app.extra);
+        assert_non_null(f->app.extra->thread_index);
         for (size_t i = 0; i < ELEMENTSOF(names); i++) {
                 const ThreadRule *indexed = app_rule_match_thread(&f->app, names[i]);
-                GlobIndex *index = f->app.thread_index;
-                f->app.thread_index = NULL;
+                GlobIndex *index = f->app.extra->thread_index;
+                f->app.extra->thread_index = NULL;
                 const ThreadRule *scanned = app_rule_match_thread(&f->app, names[i]);
-                f->app.thread_index = index;
+                f->app.extra->thread_index = index;
                 assert_ptr_equal(indexed, scanned);
         }
         assert_int_equal(app_rule_match_thread(&f->app, "ui-main")->class.class, QCLASS_USER_INTERACTIVE);
