@@ -29,7 +29,8 @@ static void write_app(FILE *f, const AppRule *app) {
 
         fprintf(f, "[Match]\n");
         if (app->implicit_match)
-                fprintf(f, "# no Match keys: Executable=%s, from the file name\n", app->name);
+                fprintf(f, "# no Match keys: Executable=%s, from the %s\n", app->name,
+                        app->origin.line > 0 ? "schedqos key" : "file name");
         for (MatchKind k = 0; k < _MATCH_KIND_MAX; k++) {
                 size_t n;
                 const Pattern *patterns = app_rule_patterns(app, k, &n);

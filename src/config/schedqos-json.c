@@ -136,10 +136,14 @@ static int load_app(JsonState *st, const char *name, json_object *spec) {
         if (r < 0)
                 return r;
         size_t index = st->apps->n - 1;
-        /* schedqos identifies applications by their command's basename. */
-        r = app_rule_add_match(app, MATCH_EXECUTABLE, name, origin);
-        if (r < 0)
-                return r;
+        /* schedqos identifies applications by their command's basename. A
+         * plain name is what a rule without Match keys matches, and costs
+         * no pattern: a large collection has tens of thousands of them. */
+        if (glob_is_pattern(name) || strchr(name, '/')) {
+                r = app_rule_add_match(app, MATCH_EXECUTABLE, name, origin);
+                if (r < 0)
+                        return r;
+        }
 
         struct json_object_iterator it = json_object_iter_begin(spec), end = json_object_iter_end(spec);
         for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {

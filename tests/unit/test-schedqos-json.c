@@ -64,13 +64,18 @@ static void test_desktop_sample(void **state) {
         const AppRule *c = app(f, "chrome");
         assert_string_equal(c->unit, "x.json");
         assert_int_equal(c->origin.line, 2);
-        assert_int_equal(c->match[MATCH_EXECUTABLE].n, 1);
-        assert_string_equal(c->match[MATCH_EXECUTABLE].items[0].text, "chrome");
+        /* A plain name matches like a qos.d file without [Match]. */
+        assert_int_equal(c->n_match[MATCH_EXECUTABLE], 0);
         assert_int_equal(c->process.class, QCLASS_USER_INTERACTIVE);
         assert_int_equal(c->process.origin.line, 4);
 
         const AppRule *e = app(f, "com.example.app*");
-        assert_true(e->match[MATCH_EXECUTABLE].items[0].glob);
+        size_t n;
+        const Pattern *p = app_rule_patterns(e, MATCH_EXECUTABLE, &n);
+        assert_int_equal(n, 1);
+        assert_string_equal(p[0].text, "com.example.app*");
+        assert_true(p[0].glob);
+        assert_false(e->implicit_match);
         assert_int_equal(e->process.class, QCLASS_USER_INITIATED);
         assert_int_equal(e->process.origin.line, 11);
 
