@@ -231,6 +231,26 @@ static void test_dropin_semantics(void **state) {
         assert_int_equal(f->app.process.class, QCLASS_UNSPECIFIED);
 }
 
+/* A kind holds UINT16_MAX patterns: the next one is an error at its line,
+ * and what follows still loads. */
+static void test_too_many_patterns(void **state) {
+        Fixture *f = *state;
+        static const char line[] = "Executable=a\n";
+        size_t n = UINT16_MAX + 1, len = strlen("[Match]\n") + n * strlen(line);
+        char *text = malloc(len + 64);
+        assert_non_null(text);
+        char *p = stpcpy(text, "[Match]\n");
+        for (size_t i = 0; i < n; i++)
+                p = stpcpy(p, line);
+        strcpy(p, "CommandLine=x\n");
+        load(f, text);
+        free(text);
+        expect_diag(&f->diag, (unsigned) n + 1, LOG_ERR, "more than 65535 Executable= patterns; ignored");
+        assert_int_equal(f->diag.n, 1);
+        assert_int_equal(f->app.n_match[MATCH_EXECUTABLE], UINT16_MAX);
+        assert_string_equal(pattern(f, MATCH_COMMAND_LINE, 0)->text, "x");
+}
+
 static void test_finalize_messages(void **state) {
         Fixture *f = *state;
         load(f, "[Match]\n"
@@ -325,6 +345,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_section_typos, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_long_line_and_nul, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_dropin_semantics, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_too_many_patterns, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_finalize_messages, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_says_nothing, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_thread_precedence, setup, teardown),
