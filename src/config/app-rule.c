@@ -20,10 +20,20 @@ const char *match_kind_to_string(MatchKind k) {
         return k < _MATCH_KIND_MAX ? kind_names[k] : NULL;
 }
 
-int app_rule_init(AppRule *app, Arena *arena, const char *name, const char *unit, RuleOrigin origin) {
-        *app = (AppRule) { .unit = unit, .origin = origin, .arena = arena };
-        app->name = arena_strdup(arena, name);
-        return app->name ? 0 : -ENOMEM;
+int app_rule_init(AppRule *app, RuleStore *store, const char *name, const char *unit, RuleOrigin origin) {
+        *app = (AppRule) { .unit = unit, .store = store };
+        app->name = arena_strdup(store->arena, name);
+        if (!app->name)
+                return -ENOMEM;
+        return rule_store_line(store, origin, &app->origin);
+}
+
+int app_rule_line(AppRule *app, RuleOrigin origin, SourceLine *ret) {
+        return rule_store_line(app->store, origin, ret);
+}
+
+RuleOrigin app_rule_origin(const AppRule *app, SourceLine l) {
+        return rule_store_origin(app->store, l);
 }
 
 void app_rule_done(AppRule *app) {
@@ -36,18 +46,17 @@ void app_rule_done(AppRule *app) {
         *app = (AppRule) {};
 }
 
-static int pattern_init(Arena *arena, Pattern *p, const char *text, RuleOrigin origin) {
+static int pattern_init(AppRule *app, Pattern *p, const char *text, RuleOrigin origin) {
         size_t len = strlen(text);
         if (len > UINT32_MAX)
                 return -E2BIG;
-        p->text = arena_strdup(arena, text);
+        p->text = arena_strdup(app->store->arena, text);
         if (!p->text)
                 return -ENOMEM;
         p->glob = glob_is_pattern(text);
         p->prefix = (uint32_t) (p->glob ? glob_literal_prefix(text) : len);
         p->path = strchr(text, '/') != NULL;
-        p->origin = origin;
-        return 0;
+        return app_rule_line(app, origin, &p->origin);
 }
 
 /* Where kind's group starts in the patterns (kind _MATCH_KIND_MAX: the end). */
@@ -72,7 +81,7 @@ int app_rule_add_match(AppRule *app, MatchKind kind, const char *value, RuleOrig
         }
         if (app->n_match[kind] == UINT16_MAX)
                 return -E2BIG;
-        r = pattern_init(app->arena, &p, value, origin);
+        r = pattern_init(app, &p, value, origin);
         if (r < 0)
                 return r;
         Pattern *items = reallocarray(app->patterns, total + 1, sizeof *items);
@@ -92,7 +101,7 @@ const Pattern *app_rule_patterns(const AppRule *app, MatchKind kind, size_t *n) 
 
 int app_rule_extra(AppRule *app, AppRuleExtra **ret) {
         if (!app->extra) {
-                app->extra = arena_alloc(app->arena, sizeof *app->extra, alignof(AppRuleExtra));
+                app->extra = arena_alloc(app->store->arena, sizeof *app->extra, alignof(AppRuleExtra));
                 if (!app->extra)
                         return -ENOMEM;
                 *app->extra = (AppRuleExtra) {};
@@ -110,9 +119,12 @@ bool app_rule_interactive_exempt(const AppRule *app) {
         return app->extra && app->extra->interactive_exempt;
 }
 
-void app_rule_set_class(ClassSetting *c, QClass class, RuleOrigin origin) {
+int app_rule_set_class(AppRule *app, ClassSetting *c, QClass class, RuleOrigin origin) {
+        int r = app_rule_line(app, origin, &c->origin);
+        if (r < 0)
+                return r;
         c->class = class;
-        c->origin = origin;
+        return 0;
 }
 
 int app_rule_thread(AppRule *app, const char *glob, RuleOrigin section, ThreadRule **ret) {
@@ -130,7 +142,7 @@ int app_rule_thread(AppRule *app, const char *glob, RuleOrigin section, ThreadRu
         app->threads = t;
         t = &app->threads[app->n_threads];
         *t = (ThreadRule) {};
-        int r = pattern_init(app->arena, &t->name, glob, section);
+        int r = pattern_init(app, &t->name, glob, section);
         if (r < 0)
                 return r;
         app->n_threads++;
@@ -147,11 +159,10 @@ static int check_cap(const AppRule *app, const ClassSetting *c, const char *thre
         const ClassSetting *max = app_rule_max(app);
         if (max->class == QCLASS_UNSPECIFIED || c->class <= max->class)
                 return 0;
-        return diag_add(diag, LOG_WARNING, c->origin.path, c->origin.line,
-                        "[%s%s] Class=%s is above MaxClass=%s (%s:%u); it gets %s", thread ? "Thread:" : "Process",
-                        thread ? thread : "",
-                        qclass_to_string(c->class), qclass_to_string(max->class), max->origin.path, max->origin.line,
-                        qclass_to_string(max->class));
+        RuleOrigin at = app_rule_origin(app, c->origin), limit = app_rule_origin(app, max->origin);
+        return diag_add(diag, LOG_WARNING, at.path, at.line, "[%s%s] Class=%s is above MaxClass=%s (%s:%u); it gets %s",
+                        thread ? "Thread:" : "Process", thread ? thread : "", qclass_to_string(c->class),
+                        qclass_to_string(max->class), limit.path, limit.line, qclass_to_string(max->class));
 }
 
 /* A copy of the array in the arena, exactly sized, and the heap's one
@@ -176,10 +187,10 @@ static int pack(AppRule *app) {
         int r;
         if (app->packed)
                 return 0;
-        if ((r = pack_array(app->arena, (void **) &app->patterns, kind_start(app, _MATCH_KIND_MAX), sizeof(Pattern),
+        if ((r = pack_array(app->store->arena, (void **) &app->patterns, kind_start(app, _MATCH_KIND_MAX), sizeof(Pattern),
                             alignof(Pattern))) < 0)
                 return r;
-        if ((r = pack_array(app->arena, (void **) &app->threads, app->n_threads, sizeof(ThreadRule),
+        if ((r = pack_array(app->store->arena, (void **) &app->threads, app->n_threads, sizeof(ThreadRule),
                             alignof(ThreadRule))) < 0)
                 return r;
         app->packed = true;
@@ -194,7 +205,7 @@ static int build_thread_index(AppRule *app) {
         r = app_rule_extra(app, &extra);
         if (r < 0)
                 return r;
-        index = arena_alloc(app->arena, sizeof *index, alignof(GlobIndex));
+        index = arena_alloc(app->store->arena, sizeof *index, alignof(GlobIndex));
         if (!index)
                 return -ENOMEM;
         *index = (GlobIndex) {};
@@ -218,17 +229,17 @@ int app_rule_finalize(AppRule *app, DiagList *diag) {
 
         for (size_t i = 0; i < app->n_threads; i++) {
                 ThreadRule *t = &app->threads[i];
-                const RuleOrigin *o = &t->name.origin;
+                RuleOrigin o = app_rule_origin(app, t->name.origin);
 
                 if (t->class.class == QCLASS_UNSPECIFIED) {
-                        r = diag_add(diag, LOG_WARNING, o->path, o->line,
+                        r = diag_add(diag, LOG_WARNING, o.path, o.line,
                                      "[Thread:%s] sets no Class=; section ignored", t->name.text);
                         if (r < 0)
                                 return r;
                         continue;
                 }
                 if (!t->name.glob && strlen(t->name.text) > THREAD_NAME_MAX) {
-                        r = diag_add(diag, LOG_WARNING, o->path, o->line,
+                        r = diag_add(diag, LOG_WARNING, o.path, o.line,
                                      "thread names have at most %d characters; [Thread:%s] never matches",
                                      THREAD_NAME_MAX, t->name.text);
                         if (r < 0)
@@ -241,7 +252,8 @@ int app_rule_finalize(AppRule *app, DiagList *diag) {
         }
 
         if (!says_something) {
-                r = diag_add(diag, LOG_WARNING, app->origin.path, app->origin.line,
+                RuleOrigin o = app_rule_origin(app, app->origin);
+                r = diag_add(diag, LOG_WARNING, o.path, o.line,
                              "%s sets no Class= and no MaxClass=; it changes nothing", app->name);
                 if (r < 0)
                         return r;
@@ -305,7 +317,7 @@ int parse_class_value(const char *key, const char *value, RuleOrigin origin, Dia
 }
 
 int app_rule_list_push(AppRuleList *l, const char *name, const char *unit, RuleOrigin origin, AppRule **ret) {
-        if (!l->arena && !(l->arena = arena_new()))
+        if (!l->store && !(l->store = rule_store_new()))
                 return -ENOMEM;
         /* One at a time: a large array is moved by mremap(), and an exact
          * size wastes nothing in a list that is never shrunk. */
@@ -313,7 +325,7 @@ int app_rule_list_push(AppRuleList *l, const char *name, const char *unit, RuleO
         if (!items)
                 return -ENOMEM;
         l->items = items;
-        int r = app_rule_init(&items[l->n], l->arena, name, unit, origin);
+        int r = app_rule_init(&items[l->n], l->store, name, unit, origin);
         if (r < 0)
                 return r;
         *ret = &items[l->n++];
@@ -329,6 +341,6 @@ void app_rule_list_done(AppRuleList *l) {
         for (size_t i = 0; i < l->n; i++)
                 app_rule_done(&l->items[i]);
         free(l->items);
-        arena_free(l->arena);
+        rule_store_free(l->store);
         *l = (AppRuleList) {};
 }

@@ -7,8 +7,8 @@
 
 #include <stdint.h>
 
-#include "arena.h"
 #include "glob-index.h"
+#include "rule-store.h"
 #include "rules.h"
 
 typedef enum MatchKind {
@@ -22,7 +22,7 @@ const char *match_kind_to_string(MatchKind k); /* the key: "Executable" ... */
 
 typedef struct Pattern {
         const char *text;       /* in the rule's arena */
-        RuleOrigin origin;
+        SourceLine origin;
         uint32_t prefix;        /* glob_literal_prefix(); the length when !glob */
         bool glob;
         bool path;              /* Executable with a '/': matched against the full path */
@@ -30,7 +30,7 @@ typedef struct Pattern {
 
 typedef struct ClassSetting {
         QClass class;           /* UNSPECIFIED: not set */
-        RuleOrigin origin;
+        SourceLine origin;
 } ClassSetting;
 
 typedef struct ThreadRule {
@@ -42,7 +42,7 @@ typedef struct ThreadRule {
  * of a long list of thread rules. In the rule's arena. */
 typedef struct AppRuleExtra {
         ClassSetting max;
-        RuleOrigin exempt_origin;
+        SourceLine exempt_origin;
         /* Built by app_rule_finalize() for THREAD_INDEX_MIN threads or more;
          * fewer are scanned, which costs less than the index's memory. */
         GlobIndex *thread_index;
@@ -53,21 +53,23 @@ typedef struct AppRuleExtra {
 } AppRuleExtra;
 
 /* Everything a finalized rule points to (its name, patterns, thread rules,
- * extra part) lives in its arena, which the list of rules owns; a rule
- * itself owns only the index of a long thread list. While files are read,
- * the pattern and thread arrays grow on the heap; app_rule_finalize()
- * packs them into the arena. Tens of thousands of rules are normal (an
- * imported ananicy tree) and most say no more than a name and a class, so
- * the record holds only what every rule has (104 bytes, no holes). */
+ * extra part) lives in its store's arena, which the list of rules owns; a
+ * rule itself owns only the index of a long thread list. While files are
+ * read, the pattern and thread arrays grow on the heap;
+ * app_rule_finalize() packs them into the arena. Tens of thousands of
+ * rules are normal (an imported ananicy tree) and most say no more than a
+ * name and a class, so the record holds only what every rule has (88
+ * bytes, no holes), and origins are numbered lines of the store's files:
+ * app_rule_origin() gives path and line. */
 typedef struct AppRule {
         const char *name;       /* "firefox" for firefox.conf; the key in a schedqos file */
         const char *unit;       /* the file name that layers: "firefox.conf", "apps.json" */
-        RuleOrigin origin;      /* the main file (line 0), or the schedqos key */
-        ClassSetting process;
         Pattern *patterns;      /* every Match pattern, grouped by kind in MatchKind order */
         ThreadRule *threads;
         AppRuleExtra *extra;    /* NULL: no [Limits] key and no thread index */
-        Arena *arena;
+        RuleStore *store;
+        SourceLine origin;      /* the main file (line 0), or the schedqos key */
+        ClassSetting process;
         uint32_t n_threads;
         unsigned level;         /* the highest directory that contributed */
         uint16_t n_match[_MATCH_KIND_MAX];
@@ -77,8 +79,9 @@ typedef struct AppRule {
 
 #define THREAD_INDEX_MIN 8
 
-/* name is copied into arena, unit is borrowed (the layout's). */
-int app_rule_init(AppRule *app, Arena *arena, const char *name, const char *unit, RuleOrigin origin);
+/* name is copied into the store, unit is borrowed (the layout's), like the
+ * paths of all origins given. */
+int app_rule_init(AppRule *app, RuleStore *store, const char *name, const char *unit, RuleOrigin origin);
 void app_rule_done(AppRule *app);
 
 /* Append a Match pattern; an empty value clears the kind's earlier patterns
@@ -94,8 +97,11 @@ int app_rule_extra(AppRule *app, AppRuleExtra **ret);
 const ClassSetting *app_rule_max(const AppRule *app);
 bool app_rule_interactive_exempt(const AppRule *app);
 
-/* A later assignment replaces an earlier one. */
-void app_rule_set_class(ClassSetting *c, QClass class, RuleOrigin origin);
+/* A later assignment replaces an earlier one. c is one of app's. */
+int app_rule_set_class(AppRule *app, ClassSetting *c, QClass class, RuleOrigin origin);
+/* An origin of app's to keep (the store's numbered line), and back. */
+int app_rule_line(AppRule *app, RuleOrigin origin, SourceLine *ret);
+RuleOrigin app_rule_origin(const AppRule *app, SourceLine l);
 
 /* The rule for a thread glob, created empty on first use so that a drop-in
  * with the same [Thread:GLOB] header amends the same rule. */
@@ -116,11 +122,11 @@ size_t app_rule_n_thread_rules(const AppRule *app);
  * when it is not one, -ENOMEM when reporting failed. */
 int parse_class_value(const char *key, const char *value, RuleOrigin origin, DiagList *diag, QClass *ret);
 
-/* The rules of one scope, in load order, and the arena they point into. */
+/* The rules of one scope, in load order, and the store they point into. */
 typedef struct AppRuleList {
         AppRule *items;
         size_t n;
-        Arena *arena;           /* created by the first push */
+        RuleStore *store;       /* created by the first push */
 } AppRuleList;
 
 /* A new, initialised rule at the end of the list; pointers into the list

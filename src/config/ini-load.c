@@ -114,8 +114,10 @@ static int apply_exempt(IniState *st, int unused, const char *value, RuleOrigin 
         int r = app_rule_extra(st->app, &extra);
         if (r < 0)
                 return r;
+        r = app_rule_line(st->app, o, &extra->exempt_origin);
+        if (r < 0)
+                return r;
         extra->interactive_exempt = b;
-        extra->exempt_origin = o;
         return 0;
 }
 
@@ -158,11 +160,11 @@ static int apply_class(IniState *st, int unused, const char *value, RuleOrigin o
         r = current_class_setting(st, &c);
         if (r < 0)
                 return r;
-        if (c->origin.path == st->path && c->origin.line > 0)
+        RuleOrigin before = app_rule_origin(st->app, c->origin);
+        if (before.path == st->path && before.line > 0)
                 report(st, LOG_WARNING, o.line, "%s= was already set at line %u of this file; the later value wins", key,
-                       c->origin.line);
-        app_rule_set_class(c, class, o);
-        return 0;
+                       before.line);
+        return app_rule_set_class(st->app, c, class, o);
 }
 
 /* A typo of want: the same but for case, or at most two characters

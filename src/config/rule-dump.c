@@ -18,40 +18,41 @@ static void origin_comment(FILE *f, int width, RuleOrigin o) {
 }
 
 /* "Key=value" padded so that the origins line up. */
-static void setting(FILE *f, const char *key, const char *value, RuleOrigin o) {
+static void setting(FILE *f, const AppRule *app, const char *key, const char *value, SourceLine l) {
         int n = fprintf(f, "%s=%s", key, value);
-        origin_comment(f, 40 - n, o);
+        origin_comment(f, 40 - n, app_rule_origin(app, l));
 }
 
 static void write_app(FILE *f, const AppRule *app) {
-        if (app->origin.line > 0)
-                fprintf(f, "# application \"%s\" from %s:%u\n", app->name, app->origin.path, app->origin.line);
+        RuleOrigin o = app_rule_origin(app, app->origin);
+        if (o.line > 0)
+                fprintf(f, "# application \"%s\" from %s:%u\n", app->name, o.path, o.line);
 
         fprintf(f, "[Match]\n");
         if (app->implicit_match)
                 fprintf(f, "# no Match keys: Executable=%s, from the %s\n", app->name,
-                        app->origin.line > 0 ? "schedqos key" : "file name");
+                        o.line > 0 ? "schedqos key" : "file name");
         for (MatchKind k = 0; k < _MATCH_KIND_MAX; k++) {
                 size_t n;
                 const Pattern *patterns = app_rule_patterns(app, k, &n);
                 for (size_t i = 0; i < n; i++)
-                        setting(f, match_kind_to_string(k), patterns[i].text, patterns[i].origin);
+                        setting(f, app, match_kind_to_string(k), patterns[i].text, patterns[i].origin);
         }
         if (app->process.class != QCLASS_UNSPECIFIED) {
                 fprintf(f, "\n[Process]\n");
-                setting(f, "Class", qclass_to_string(app->process.class), app->process.origin);
+                setting(f, app, "Class", qclass_to_string(app->process.class), app->process.origin);
         }
         for (size_t i = 0; i < app->n_threads; i++) {
                 const ThreadRule *t = &app->threads[i];
                 if (t->class.class == QCLASS_UNSPECIFIED)
                         continue;
                 fprintf(f, "\n[Thread:%s]\n", t->name.text);
-                setting(f, "Class", qclass_to_string(t->class.class), t->class.origin);
+                setting(f, app, "Class", qclass_to_string(t->class.class), t->class.origin);
         }
         const ClassSetting *max = app_rule_max(app);
         if (max->class != QCLASS_UNSPECIFIED) {
                 fprintf(f, "\n[Limits]\n");
-                setting(f, "MaxClass", qclass_to_string(max->class), max->origin);
+                setting(f, app, "MaxClass", qclass_to_string(max->class), max->origin);
         }
 }
 

@@ -136,7 +136,7 @@ static void apply_limit(MatchResult *ret, const AppRule *app) {
                 return;
         if (ret->max_class == QCLASS_UNSPECIFIED || max->class < ret->max_class) {
                 ret->max_class = max->class;
-                ret->limit_origin = max->origin;
+                ret->limit_origin = app_rule_origin(app, max->origin);
         }
 }
 
@@ -177,7 +177,7 @@ int ruleset_match(const RuleSet *rs, const ProcessInfo *proc, const char *thread
         ret->interactive_exempt = app_rule_interactive_exempt(decide);
         ret->thread_rule = t != NULL;
         ret->requested = c->class;
-        ret->origin = c->origin;
+        ret->origin = app_rule_origin(decide, c->origin);
         ret->class = c->class;
         if (ret->max_class != QCLASS_UNSPECIFIED && ret->class > ret->max_class)
                 ret->class = ret->max_class;

@@ -25,11 +25,11 @@ static int check_exempt(const RuleSet *rs, AppRule *app, DiagList *diag) {
         AppRuleExtra *extra = app->extra;
         if (!app_rule_interactive_exempt(app) || !admin)
                 return 0; /* files or directories named by hand: only qosd's load judges */
-        const char *path = extra->exempt_origin.path;
-        if (path && strncmp(path, admin, n) == 0 && path[n] == '/') /* its files and drop-ins */
+        RuleOrigin o = app_rule_origin(app, extra->exempt_origin);
+        if (o.path && strncmp(o.path, admin, n) == 0 && o.path[n] == '/') /* its files and drop-ins */
                 return 0;
         extra->interactive_exempt = false;
-        return diag_add(diag, LOG_WARNING, path ?: "?", extra->exempt_origin.line,
+        return diag_add(diag, LOG_WARNING, o.path ?: "?", o.line,
                         "AllowInteractiveInBackground= is honoured only in %s; ignored", admin);
 }
 

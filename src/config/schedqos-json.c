@@ -112,11 +112,14 @@ static int load_thread_qos(JsonState *st, size_t app, json_object *threads, unsi
                 if (r > 0)
                         continue;
 
+                AppRule *rule = &st->apps->items[app];
                 ThreadRule *t;
-                r = app_rule_thread(&st->apps->items[app], glob, o, &t);
+                r = app_rule_thread(rule, glob, o, &t);
                 if (r < 0)
                         return r;
-                app_rule_set_class(&t->class, class, o);
+                r = app_rule_set_class(rule, &t->class, class, o);
+                if (r < 0)
+                        return r;
         }
         return 0;
 }
@@ -155,7 +158,8 @@ static int load_app(JsonState *st, const char *name, json_object *spec) {
                         QClass class;
                         r = json_class(st, "qos", v, o, &class);
                         if (r == 0)
-                                app_rule_set_class(&st->apps->items[index].process, class, o);
+                                r = app_rule_set_class(&st->apps->items[index], &st->apps->items[index].process,
+                                                       class, o);
                 } else if (strcmp(key, "thread_qos") == 0)
                         r = load_thread_qos(st, index, v, o.line);
                 else if (strcmp(key, "period") == 0)

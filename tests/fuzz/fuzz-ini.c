@@ -14,12 +14,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const char *text = (const char *) data;
         const char *split = memmem(text, size, sep, sizeof sep - 1);
         size_t main_len = split ? (size_t) (split - text) : size;
-        Arena *arena = arena_new();
+        RuleStore *store = rule_store_new();
         AppRule app;
         DiagList diag = {};
 
-        if (!arena || app_rule_init(&app, arena, "fuzz", "fuzz.conf", (RuleOrigin) { "fuzz.conf", 0 }) < 0) {
-                arena_free(arena);
+        if (!store || app_rule_init(&app, store, "fuzz", "fuzz.conf", (RuleOrigin) { "fuzz.conf", 0 }) < 0) {
+                rule_store_free(store);
                 return 0;
         }
         if (ini_load_buffer(&app, "fuzz.conf", text, main_len, &diag) >= 0 && split)
@@ -31,6 +31,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         fuzz_check_diags(&diag);
         app_rule_done(&app);
-        arena_free(arena);
+        rule_store_free(store);
         return 0;
 }

@@ -15,16 +15,16 @@
 static const char *const PATH = "foo.conf";
 
 typedef struct Fixture {
-        Arena *arena;
+        RuleStore *store;
         AppRule app;
         DiagList diag;
 } Fixture;
 
 static int setup(void **state) {
         static Fixture f;
-        f = (Fixture) { .arena = arena_new() };
-        assert_non_null(f.arena);
-        assert_int_equal(app_rule_init(&f.app, f.arena, "foo", "foo.conf", (RuleOrigin) { PATH, 0 }), 0);
+        f = (Fixture) { .store = rule_store_new() };
+        assert_non_null(f.store);
+        assert_int_equal(app_rule_init(&f.app, f.store, "foo", "foo.conf", (RuleOrigin) { PATH, 0 }), 0);
         *state = &f;
         return 0;
 }
@@ -32,7 +32,7 @@ static int setup(void **state) {
 static int teardown(void **state) {
         Fixture *f = *state;
         app_rule_done(&f->app);
-        arena_free(f->arena);
+        rule_store_free(f->store);
         diag_list_clear(&f->diag);
         return 0;
 }
@@ -43,6 +43,10 @@ static void load_as(Fixture *f, const char *path, const char *text) {
 
 static void load(Fixture *f, const char *text) {
         load_as(f, PATH, text);
+}
+
+static const char *path_of(Fixture *f, SourceLine l) {
+        return app_rule_origin(&f->app, l).path;
 }
 
 static const Pattern *pattern(Fixture *f, MatchKind kind, size_t i) {
@@ -75,7 +79,7 @@ static void test_full_file(void **state) {
         assert_true(p->path);
         assert_false(p->glob);
         assert_int_equal(p->origin.line, 4);
-        assert_ptr_equal(p->origin.path, PATH);
+        assert_ptr_equal(path_of(f, p->origin), PATH);
         assert_false(pattern(f, MATCH_EXECUTABLE, 1)->path);
         assert_true(pattern(f, MATCH_COMMAND_LINE, 0)->glob);
         assert_int_equal(pattern(f, MATCH_CGROUP, 0)->origin.line, 7);
@@ -220,12 +224,12 @@ static void test_dropin_semantics(void **state) {
         assert_int_equal(f->app.n_match[MATCH_COMMAND_LINE], 0);
         assert_string_equal(pattern(f, MATCH_CGROUP, 0)->text, "/a/*");
         assert_int_equal(f->app.process.class, QCLASS_USER_INTERACTIVE);
-        assert_ptr_equal(f->app.process.origin.path, DROPIN);
+        assert_ptr_equal(path_of(f, f->app.process.origin), DROPIN);
         assert_int_equal(f->app.n_threads, 1);
         assert_int_equal(f->app.threads[0].class.class, QCLASS_UTILITY);
-        assert_ptr_equal(f->app.threads[0].class.origin.path, DROPIN);
+        assert_ptr_equal(path_of(f, f->app.threads[0].class.origin), DROPIN);
         /* The section stays where it was first declared. */
-        assert_ptr_equal(f->app.threads[0].name.origin.path, PATH);
+        assert_ptr_equal(path_of(f, f->app.threads[0].name.origin), PATH);
 
         load_as(f, DROPIN, "[Process]\nClass=\n");
         assert_int_equal(f->app.process.class, QCLASS_UNSPECIFIED);
