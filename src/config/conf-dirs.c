@@ -258,22 +258,28 @@ static int make_unit(Arena *strings, ConfUnit *u, Entry *e, size_t n, DiagList *
         int r;
 
         *u = (ConfUnit) { .kind = e[0].kind };
-        u->name = arena_strdup(strings, e[0].unit);
-        if (!u->name)
-                return -ENOMEM;
-
         for (size_t i = 0; i < n; i++)
                 if (e[i].level > u->top_level)
                         u->top_level = e[i].level;
 
         size_t i = 0;
         bool have_main = !e[0].dropin;
+        const char *path = have_main ? arena_strdup(strings, e[0].path) : NULL;
+        if (have_main && !path)
+                return -ENOMEM;
+        /* The name is the path's last part, once for each of thousands. */
+        size_t path_len = path ? strlen(path) : 0, name_len = strlen(e[0].unit);
+        if (path_len > name_len && path[path_len - name_len - 1] == '/' &&
+            strcmp(path + path_len - name_len, e[0].unit) == 0)
+                u->name = path + path_len - name_len;
+        else
+                u->name = arena_strdup(strings, e[0].unit);
+        if (!u->name)
+                return -ENOMEM;
+
         if (have_main) {
                 u->level = e[0].level;
                 resolve_mask(&e[0]);
-                const char *path = arena_strdup(strings, e[0].path);
-                if (!path)
-                        return -ENOMEM;
                 if (e[0].mask)
                         u->masked_by = path;
                 else
