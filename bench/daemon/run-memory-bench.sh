@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # qosd's memory with about 20,000 rules loaded, in the three shapes of
-# bench/write-app-rules.py (one file per application, ananicy's shape of
-# many applications per file, many thread rules per application), against
+# bench/write-app-rules.py (ananicy's shape of many applications per file,
+# many thread rules per application, one file per application; the last
+# also with APPS applications, twice the rules), against
 # qosd with the two shipped-style rules of the daemon benchmark. Prints
 # VmRSS split into anonymous memory (qosd's own: heap, stacks) and file
 # pages (the binary and its libraries, shared with every other process
@@ -37,13 +38,16 @@ printf "| %-44s | %6s | %5s | %5s | %5s | %5s |\n" "---" "---:" "---:" "---:" "-
 printf '[Match]\nExecutable=/opt/bench/bin/probe\n\n[Process]\nClass=background\n' >"$apps/probe.conf"
 printf '[Match]\nExecutable=/opt/bench/bin/storm\n\n[Process]\nClass=background\n' >"$apps/storm.conf"
 row "2 rules"
-for shape in json threads files; do
+# The files shape has two rules an application: at APPS/2 files it holds
+# as many rules as the others, at APPS as many applications.
+for run in "json $APPS" "threads $APPS" "files $((APPS / 2))" "files $APPS"; do
+        read -r shape n <<<"$run"
         rm -rf "$apps" && mkdir -p "$apps"
-        bench/write-app-rules.py "$apps" "$APPS" "$shape"
+        bench/write-app-rules.py "$apps" "$n" "$shape"
         case $shape in
-        json) label="$APPS apps in 360 schedqos .json files" ;;
+        json) label="$n apps in 360 schedqos .json files" ;;
         threads) label="360 qos.d files, many [Thread:] rules each" ;;
-        files) label="$APPS qos.d files, process + thread rule" ;;
+        files) label="$n qos.d files, process + thread rule" ;;
         esac
         row "$label"
 done
