@@ -59,6 +59,20 @@ static int pattern_init(AppRule *app, Pattern *p, const char *text, RuleOrigin o
         return app_rule_line(app, origin, &p->origin);
 }
 
+/* Room for one more after n items. The arrays grow while files are read
+ * and are packed at finalize, so they double at each power of two, a
+ * capacity that needs no field of its own (and may be more after a reset
+ * emptied a list, which only leaves more room). */
+static int grow(void **items, size_t n, size_t size) {
+        if (n > 0 && (n & (n - 1)) != 0)
+                return 0;
+        void *p = reallocarray(*items, n > 0 ? 2 * n : 1, size);
+        if (!p)
+                return -ENOMEM;
+        *items = p;
+        return 0;
+}
+
 /* Where kind's group starts in the patterns (kind _MATCH_KIND_MAX: the end). */
 static size_t kind_start(const AppRule *app, MatchKind kind) {
         size_t start = 0;
@@ -84,10 +98,10 @@ int app_rule_add_match(AppRule *app, MatchKind kind, const char *value, RuleOrig
         r = pattern_init(app, &p, value, origin);
         if (r < 0)
                 return r;
-        Pattern *items = reallocarray(app->patterns, total + 1, sizeof *items);
-        if (!items)
-                return -ENOMEM;
-        app->patterns = items;
+        r = grow((void **) &app->patterns, total, sizeof(Pattern));
+        if (r < 0)
+                return r;
+        Pattern *items = app->patterns;
         memmove(items + end + 1, items + end, (total - end) * sizeof *items);
         items[end] = p;
         app->n_match[kind]++;
@@ -136,13 +150,12 @@ int app_rule_thread(AppRule *app, const char *glob, RuleOrigin section, ThreadRu
 
         if (app->n_threads == UINT32_MAX)
                 return -E2BIG;
-        ThreadRule *t = reallocarray(app->threads, app->n_threads + 1, sizeof *t);
-        if (!t)
-                return -ENOMEM;
-        app->threads = t;
-        t = &app->threads[app->n_threads];
+        int r = grow((void **) &app->threads, app->n_threads, sizeof(ThreadRule));
+        if (r < 0)
+                return r;
+        ThreadRule *t = &app->threads[app->n_threads];
         *t = (ThreadRule) {};
-        int r = pattern_init(app, &t->name, glob, section);
+        r = pattern_init(app, &t->name, glob, section);
         if (r < 0)
                 return r;
         app->n_threads++;
