@@ -81,9 +81,13 @@ static size_t kind_start(const AppRule *app, MatchKind kind) {
         return start;
 }
 
+static size_t n_patterns(const AppRule *app) {
+        return kind_start(app, _MATCH_KIND_MAX);
+}
+
 int app_rule_add_match(AppRule *app, MatchKind kind, const char *value, RuleOrigin origin) {
         size_t start = kind_start(app, kind), end = start + app->n_match[kind];
-        size_t total = kind_start(app, _MATCH_KIND_MAX);
+        size_t total = n_patterns(app);
         Pattern p;
         int r;
 
@@ -179,8 +183,8 @@ static int check_cap(const AppRule *app, const ClassSetting *c, const char *thre
 }
 
 /* A copy of the array in the arena, exactly sized, and the heap's one
- * freed: arrays grow one entry at a time while files are read, and are
- * never changed once the rule is finalized. */
+ * freed: arrays grow with room to spare while files are read (grow()),
+ * and are never changed once the rule is finalized. */
 static int pack_array(Arena *arena, void **items, size_t n, size_t size, size_t align) {
         if (n == 0) {
                 free(*items); /* what a reset emptied */
@@ -200,7 +204,7 @@ static int pack(AppRule *app) {
         int r;
         if (app->packed)
                 return 0;
-        if ((r = pack_array(app->store->arena, (void **) &app->patterns, kind_start(app, _MATCH_KIND_MAX), sizeof(Pattern),
+        if ((r = pack_array(app->store->arena, (void **) &app->patterns, n_patterns(app), sizeof(Pattern),
                             alignof(Pattern))) < 0)
                 return r;
         if ((r = pack_array(app->store->arena, (void **) &app->threads, app->n_threads, sizeof(ThreadRule),
@@ -234,7 +238,7 @@ int app_rule_finalize(AppRule *app, DiagList *diag) {
         bool says_something = app->process.class != QCLASS_UNSPECIFIED || app_rule_max(app)->class != QCLASS_UNSPECIFIED;
         int r;
 
-        app->implicit_match = kind_start(app, _MATCH_KIND_MAX) == 0;
+        app->implicit_match = n_patterns(app) == 0;
 
         r = check_cap(app, &app->process, NULL, diag);
         if (r < 0)

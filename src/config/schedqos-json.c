@@ -158,8 +158,7 @@ static int load_app(JsonState *st, const char *name, json_object *spec) {
                         QClass class;
                         r = json_class(st, "qos", v, o, &class);
                         if (r == 0)
-                                r = app_rule_set_class(&st->apps->items[index], &st->apps->items[index].process,
-                                                       class, o);
+                                r = app_rule_set_class(app, &app->process, class, o);
                 } else if (strcmp(key, "thread_qos") == 0)
                         r = load_thread_qos(st, index, v, o.line);
                 else if (strcmp(key, "period") == 0)
