@@ -343,7 +343,7 @@ int qos_pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*st
  * caller, raises the thread to the lower of @qos_class and the caller's
  * current class, and drops the override when either thread or the
  * caller's bus connection goes away. That costs a bus round trip (see
- * the README for figures), so unprivileged code should use it for
+ * docs/inheritance.md for figures), so unprivileged code should use it for
  * contended, cross-class waits only - which is what qos_mutex_t does.
  */
 typedef struct qos_override qos_override_t;
