@@ -230,6 +230,10 @@ static int get_string(sd_bus *bus, const char *path, const char *iface, const ch
                 v = sched_profile_current(m->profile);
         else if (strcmp(prop, "Version") == 0)
                 v = QOS_VERSION;
+        else if (strcmp(prop, "UserRules") == 0)
+                v = !m->settings.user_rules ? "off (UserRules=no)"
+                    : m->user_rules_off     ? "off: qosd cannot read files as their user (needs CAP_SETUID and CAP_SETGID)"
+                                            : "on";
         return sd_bus_message_append(reply, "s", v);
 }
 
@@ -279,6 +283,7 @@ static const sd_bus_vtable manager_vtable[] = {
         SD_BUS_PROPERTY("LastReloadOK", "b", get_last_reload_ok, 0, 0),
         SD_BUS_PROPERTY("LastReloadMessage", "s", get_string, 0, 0),
         SD_BUS_PROPERTY("Profile", "s", get_string, 0, 0),
+        SD_BUS_PROPERTY("UserRules", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_VTABLE_END,
 };
 

@@ -314,7 +314,12 @@ int main(int argc, char **argv) {
          * (user-rules.c); root's supplementary groups would still let them
          * point at group-readable files, and qosd needs none. */
         if (geteuid() == 0 && setgroups(0, NULL) < 0)
-                log_warning_errno(errno, "cannot drop supplementary groups: %m");
+                log_debug_errno(errno, "cannot drop supplementary groups: %m");
+        if (m.settings.user_rules && user_identity_check() < 0) {
+                m.user_rules_off = true;
+                log_warning("per-user rules are off: qosd cannot read files as their user "
+                            "(it needs CAP_SETUID and CAP_SETGID, and no supplementary groups)");
+        }
 
         const KernelCaps *caps = kernel_caps();
         for (Knob k = 0; k < _KNOB_MAX; k++)

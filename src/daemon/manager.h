@@ -59,6 +59,7 @@ typedef struct Manager {
         RuleSet *rules;
         size_t rule_files;
         UserDirs user_dirs;     /* the users' rule directories of the last load */
+        bool user_rules_off;    /* UserRules=yes but qosd cannot read as a user */
         ProcessTable procs;
         TaskRegistry tasks;
         StateFile state;

@@ -98,7 +98,7 @@ int reload_rules(Manager *m, bool initial) {
         char *msg = NULL;
         int r;
 
-        if (m->settings.user_rules) {
+        if (m->settings.user_rules && !m->user_rules_off) {
                 r = user_dirs_collect(&m->user_dirs, m->settings.user_rules_min_uid);
                 if (r < 0)
                         log_warning_errno(r, "cannot list the users' rule directories: %m");

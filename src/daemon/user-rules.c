@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/fsuid.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "macro.h"
@@ -52,6 +53,18 @@ int user_fs_enter(uid_t uid, void *userdata) {
 void user_fs_leave(uid_t uid, void *userdata) {
         setfsuid(0);
         setfsgid(0);
+}
+
+int user_identity_check(void) {
+        /* Root's supplementary groups stay with any fs identity: they would
+         * let a user's rule point at a file only root's groups can read. */
+        if (getgroups(0, NULL) > 0)
+                return -EPERM;
+        int r = take_fs_identity(65534, 65534);
+        if (r < 0)
+                return r;
+        user_fs_leave(65534, NULL);
+        return 0;
 }
 
 static bool is_dir_as(uid_t uid, gid_t gid, const char *path) {

@@ -26,5 +26,10 @@ void user_dirs_free(UserDirs *d);
 int user_fs_enter(uid_t uid, void *userdata);
 void user_fs_leave(uid_t uid, void *userdata);
 
+/* Whether this process can read as a user: setfsuid/setfsgid take (they
+ * need CAP_SETUID and CAP_SETGID) and it has no supplementary groups.
+ * -EPERM if not; per-user rules are then off. */
+int user_identity_check(void);
+
 /* The loader sources for the system directories under root plus d. */
 void user_dirs_sources(const UserDirs *d, const char *root, RuleSources *ret);

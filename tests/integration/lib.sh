@@ -208,12 +208,14 @@ write_rule() { # name exe class [glob class]...
 }
 
 # Start qosd from the build on $QOSD_ROOT and wait until it is ready. Without
-# a bus (start_dbus) it runs with --no-bus. Extra arguments go to qosd.
+# a bus (start_dbus) it runs with --no-bus. Extra arguments go to qosd;
+# QOSD_WRAPPER (words, e.g. a setpriv command line) runs it.
 start_qosd() {
         local from bus=() i
         from=$(wc -l <"$QOSD_LOG")
         [ -n "${DBUS_SYSTEM_BUS_ADDRESS:-}" ] || bus=(--no-bus)
-        "$QOSD" --root "$QOSD_ROOT" "${bus[@]}" "$@" >>"$QOSD_LOG" 2>&1 &
+        # shellcheck disable=SC2086 # the wrapper is words
+        ${QOSD_WRAPPER:-} "$QOSD" --root "$QOSD_ROOT" "${bus[@]}" "$@" >>"$QOSD_LOG" 2>&1 &
         QOSD_PID=$!
         for ((i = 0; i < 500; i++)); do
                 tail -n +"$((from + 1))" "$QOSD_LOG" | grep -q "^ready:" && return 0

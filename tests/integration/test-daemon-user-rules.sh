@@ -77,3 +77,18 @@ AS_USER=$alice THREADS_BIN=$SECRET start_threads s2
 wait_view "$(tid_of s2)" "$bg" "a rule added to the user's directory while qosd runs"
 ok "changes in a user's directory reload the rules"
 stop_qosd
+
+# Without CAP_SETUID and CAP_SETGID (a unit's CapabilityBoundingSet that
+# lacks them) qosd cannot read as a user: the user rules are off, and the
+# log and `qosctl status` say so instead of loading fewer rules in silence.
+QOSD_WRAPPER="setpriv --bounding-set=-setuid,-setgid" start_qosd
+assert_contains "$(cat "$QOSD_LOG")" "per-user rules are off" "the log says the user rules are off"
+assert_contains "$("$QOSCTL" status)" "CAP_SETUID" "status says why the user rules are off"
+AS_USER=$alice THREADS_BIN=$MINE start_threads m
+sleep 0.3
+assert_eq "$(kernel_view "$(tid_of m)")" "$def" "no user rule applies when they are off"
+stop_qosd
+QOSD_WRAPPER= start_qosd
+assert_eq "$("$QOSCTL" status | awk '$1 == "UserRules" { print $2 }')" "on" "with the capabilities, status says on"
+ok "user rules off without CAP_SETUID/CAP_SETGID, and reported"
+stop_qosd
