@@ -31,6 +31,12 @@ static void print_groups(const KernelCaps *caps) {
         printf("\ngroups: %s", cgroup_caps_describe(&caps->cgroup, where, sizeof where));
         if (caps->supported[KNOB_GROUP])
                 printf(", as %s/%s.<class>", caps->cgroup.mount, group_prefix());
+        if (caps->cgroup.systemd_units)
+                printf("\nsystemd units: systemd runs this machine (cgroup v2), so applications sit in its units;\n"
+                       "  qosd gives a process's own unit its class's CPUWeight and moves background work\n"
+                       "  out of shared units into idle scopes in qos.slice (qosd(8), SystemdUnits=)");
+        else
+                printf("\nsystemd units: not used (systemd does not run this machine on cgroup v2 with cpu)");
         printf("\nautogroup: %s\n",
                caps->cgroup.autogroup ? "on: a thread outside a group competes as part of its session"
                                       : "off: a thread outside a group competes with every thread");

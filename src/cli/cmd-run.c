@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* qosctl run: put ourselves in a class, then exec the command (like nice);
+/* qosctl run: put ourselves in a class, then exec the command (like nice;
+ * where systemd runs the machine, background also gets an idle scope);
  * with --preload, load libqos-preload.so into it so that the rules give
  * the command and every thread it creates their class from the start. */
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include "macro.h"
 #include "proc.h"
 #include "qos-config.h"
+#include "run-scope.h"
 
 static void help(void) {
         printf("Usage: qosctl run [-c CLASS] [-P] [-v] COMMAND [ARGS...]\n\n"
@@ -80,6 +82,12 @@ int cmd_run(int argc, char **argv) {
                 r = add_preload(o.verbose);
                 if (r != EXIT_OK)
                         return r;
+        }
+        if (o.class == QCLASS_BACKGROUND) {
+                r = run_scope_enter(o.verbose);
+                if (r < 0)
+                        fprintf(stderr, "qosctl run: no idle scope from systemd (%s); per-thread knobs only\n",
+                                strerror(-r));
         }
         if (o.class != QCLASS_UNSPECIFIED) {
                 r = cli_apply_to_thread(gettid(), o.class, o.verbose, false);

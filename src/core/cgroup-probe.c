@@ -152,6 +152,10 @@ void cgroup_caps_probe(CgroupCaps *caps) {
         } else if (caps->backend == CGROUP_BACKEND_V2)
                 caps->idle = true;
 
+        /* sd_booted()'s test, without linking libsystemd here. */
+        caps->systemd_units = access("/run/systemd/system", F_OK) == 0 && caps->v2_mount[0] &&
+                              caps->v2_cpu_enabled;
+
         if (read_small_file("/proc/sys/kernel/sched_autogroup_enabled", buf, sizeof buf, NULL) >= 0)
                 caps->autogroup = buf[0] == '1';
 }

@@ -36,6 +36,10 @@ typedef struct CgroupCaps {
         bool idle;                      /* cpu.idle exists (5.15+): background groups can be idle */
         bool rt_runtime;                /* cpu.rt_runtime_us exists (v1, CONFIG_RT_GROUP_SCHED) */
         bool autogroup;                 /* sched_autogroup_enabled: root-cgroup tasks compete per session */
+        /* systemd runs the machine (/run/systemd/system) on cgroup v2 with
+         * the cpu controller: processes sit in units, whose weights qosd
+         * sets through systemd (src/daemon/units.h). */
+        bool systemd_units;
 
         /* What was found, for reports; the choice above is made from it. */
         char v1_mount[CGROUP_MOUNT_MAX];        /* "" if no v1 hierarchy has cpu */

@@ -13,6 +13,7 @@
 #include "sched-profile.h"
 #include "qos-config.h"
 #include "reload.h"
+#include "units.h"
 
 /* Defence in depth beside the bus policy: changing methods are root's. */
 static int require_root(sd_bus_message *msg, sd_bus_error *error) {
@@ -224,12 +225,15 @@ static int get_string(sd_bus *bus, const char *path, const char *iface, const ch
                       sd_bus_message *reply, void *userdata, sd_bus_error *error) {
         Manager *m = userdata;
         const char *v = "";
+        char units_buf[160];
         if (strcmp(prop, "LastReloadMessage") == 0)
                 v = m->last_reload.message ?: "";
         else if (strcmp(prop, "Profile") == 0)
                 v = sched_profile_current(m->profile);
         else if (strcmp(prop, "Version") == 0)
                 v = QOS_VERSION;
+        else if (strcmp(prop, "SystemdUnits") == 0)
+                v = units_status(m, units_buf, sizeof units_buf);
         else if (strcmp(prop, "UserRules") == 0)
                 v = !m->settings.user_rules ? "off (UserRules=no)"
                     : m->user_rules_off     ? "off: qosd cannot read files as their user (needs CAP_SETUID and CAP_SETGID)"
@@ -284,6 +288,7 @@ static const sd_bus_vtable manager_vtable[] = {
         SD_BUS_PROPERTY("LastReloadMessage", "s", get_string, 0, 0),
         SD_BUS_PROPERTY("Profile", "s", get_string, 0, 0),
         SD_BUS_PROPERTY("UserRules", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("SystemdUnits", "s", get_string, 0, 0),
         SD_BUS_VTABLE_END,
 };
 

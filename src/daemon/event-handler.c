@@ -7,6 +7,7 @@
 #include "proc.h"
 #include "scan.h"
 #include "task-control.h"
+#include "units.h"
 
 /* Coalesce losses: a storm overflows the queue again and again; one scan
  * shortly after the last loss is what converges. */
@@ -46,8 +47,12 @@ static void on_fork(Manager *m, const ProcEvent *ev) {
                 if (control_fork(m, child, ev->tid, start, ev->parent_tid) == 0)
                         control_thread(m, child, ev->tid, ev->parent_tid);
         }
-        else if (control_inherit(m, ev->tid, ev->tid, ev->parent_tid) <= 0)
+        else if (control_inherit(m, ev->tid, ev->tid, ev->parent_tid) <= 0) {
                 process_table_remove(&m->procs, ev->tid);
+                return;
+        }
+        /* The child is in its parent's unit: it holds the unit's weight too. */
+        units_sync(m, ev->tid);
 }
 
 static void on_comm(Manager *m, const ProcEvent *ev) {
@@ -63,8 +68,10 @@ static void on_comm(Manager *m, const ProcEvent *ev) {
 
 static void on_exit_event(Manager *m, const ProcEvent *ev) {
         control_forget(m, ev->tid);
-        if (ev->tid == ev->tgid)
+        if (ev->tid == ev->tgid) {
                 process_table_remove(&m->procs, ev->tgid);
+                units_release(m, ev->tgid);
+        }
 }
 
 void manager_on_proc_event(const ProcEvent *ev, void *userdata) {

@@ -10,6 +10,7 @@
 #include "class-table.h"
 #include "explain.h"
 #include "group.h"
+#include "units.h"
 #include "kernel-caps.h"
 #include "macro.h"
 #include "policy.h"
@@ -170,6 +171,10 @@ int explain_thread(Manager *m, pid_t tid, Explanation *ret) {
         if (r >= 0 && kernel_caps()->supported[KNOB_GROUP] &&
             group_describe(tid, e ? e->class : class_from_attr(&cur, kernel_caps()), buf, sizeof buf) >= 0)
                 r = add(&x, "group", "%s", buf);
+        /* On a systemd machine, the share against other applications is the unit's. */
+        pid_t tgid;
+        if (r >= 0 && proc_tgid(tid, &tgid) >= 0 && units_describe(m, tgid, buf, sizeof buf) >= 0)
+                r = add(&x, "unit", "%s", buf);
         if (r >= 0 && task_attr_is_realtime(&cur))
                 r = add(&x, "note", "real-time or deadline thread: qosd never touches it");
         if (r < 0)

@@ -13,6 +13,7 @@
 #include "dbus-manager.h"
 #include "event-handler.h"
 #include "groups.h"
+#include "units.h"
 #include "kernel-caps.h"
 #include "log.h"
 #include "macro.h"
@@ -219,11 +220,15 @@ static int setup(Manager *m, const Options *o) {
         r = reload_rules(m, true);
         if (r < 0)
                 return r;
+        r = units_start(m);
+        if (r < 0)
+                return r;
         r = scan_all(m, "start");
         if (r < 0)
                 return r;
         recover_leftovers(m);
         groups_recover(m);
+        units_recover(m);
         state_file_compact(&m->state, &m->tasks);
 
         if (!o->no_bus) {
@@ -253,6 +258,7 @@ static int setup(Manager *m, const Options *o) {
 
 static void teardown(Manager *m) {
         m->exiting = true;
+        units_stop(m, m->settings.restore_on_exit);
         if (m->settings.restore_on_exit) {
                 size_t n = control_restore_all(m);
                 log_info("restored %zu thread(s) to their original settings", n);

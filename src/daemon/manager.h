@@ -40,6 +40,7 @@ typedef struct SchedProfile SchedProfile;
 typedef struct Reloader Reloader;
 typedef struct Overrides Overrides;
 typedef struct Broker Broker;
+typedef struct Units Units;
 
 typedef struct Manager {
         sd_event *event;
@@ -66,6 +67,7 @@ typedef struct Manager {
         PidMap recovered;       /* StateRecord* from the previous run, consumed by the first scan */
         SchedProfile *profile;
         Overrides *overrides;   /* lent through BeginOverride; see overrides.h */
+        Units *units;           /* the group layer through systemd (units.h), or NULL */
 
         unsigned scan_gen;
         bool exiting;

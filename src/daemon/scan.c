@@ -9,6 +9,7 @@
 #include "scan.h"
 #include "task-control.h"
 #include "task-ref.h"
+#include "units.h"
 
 static void process_record_freep(ProcessRecord **p) {
         process_record_free(*p);
@@ -67,7 +68,9 @@ int scan_process(Manager *m, pid_t pid, ScanReason why) {
         rec->scan_gen = m->scan_gen;
 
         if (!rec->matched) {
-                if (settle_unmatched(m, pid, tids, n, why))
+                bool tracked = settle_unmatched(m, pid, tids, n, why);
+                units_sync(m, pid); /* kept across exec, or no class any more */
+                if (tracked)
                         return process_table_put(&m->procs, TAKE_PTR(rec));
                 process_table_remove(&m->procs, pid);
                 return 0;
@@ -82,10 +85,12 @@ int scan_process(Manager *m, pid_t pid, ScanReason why) {
                 if (e)
                         e->scan_gen = m->scan_gen;
         }
+        units_sync(m, pid);
         return 0;
 
 gone:
         m->counters.vanished++;
+        units_release(m, pid);
         process_table_remove(&m->procs, pid);
         return 0;
 }

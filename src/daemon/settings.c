@@ -22,6 +22,7 @@ void settings_init(Settings *s) {
                 .event_rest_usec = 250,
                 .watch_config = true,
                 .user_rules = true,
+                .systemd_units = true,
                 .user_rules_min_uid = 1000,
                 .foreground_gate = GATE_AUTO,
                 .foreground_uid = (uid_t) -1,
@@ -191,6 +192,12 @@ static int set_key(Settings *s, const char *key, const char *value) {
                 r = parse_boolean(value);
                 if (r >= 0)
                         s->watch_config = r;
+                return r;
+        }
+        if (strcasecmp(key, "SystemdUnits") == 0) {
+                r = parse_boolean(value);
+                if (r >= 0)
+                        s->systemd_units = r;
                 return r;
         }
         if (strcasecmp(key, "UserRules") == 0) {

@@ -29,6 +29,7 @@ typedef struct Settings {
         uint64_t event_rest_usec; /* EventRestUSec=: rest of the socket in a storm; 0 = never */
         bool watch_config;      /* WatchConfig=: reload when rule directories change */
         bool user_rules;        /* UserRules=: read ~/.config/qos/apps.d of each user */
+        bool systemd_units;     /* SystemdUnits=: weigh units through systemd where it runs the machine */
         unsigned user_rules_min_uid;    /* UserRulesMinUid=: accounts below are system ones */
         /* The broker (SetThreadClass, SetForeground); see qosd(8). */
         ForegroundGate foreground_gate; /* ForegroundGate=auto|yes|no */

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fs-identity.h"
 #include "log.h"
 #include "macro.h"
 #include "user-rules.h"
@@ -29,30 +29,15 @@ static gid_t gid_of(const UserDirs *d, uid_t uid) {
         return (gid_t) -1;
 }
 
-/* setfsuid reports the previous value and never fails loudly: ask again
- * to know whether it took. Leaving fsuid 0 also drops CAP_DAC_OVERRIDE and
- * CAP_DAC_READ_SEARCH from the effective set until it comes back. */
-static int take_fs_identity(uid_t uid, gid_t gid) {
-        setfsgid(gid);
-        setfsuid(uid);
-        if ((uid_t) setfsuid((uid_t) -1) != uid || (gid_t) setfsgid((gid_t) -1) != gid) {
-                setfsuid(0);
-                setfsgid(0);
-                return -EPERM;
-        }
-        return 0;
-}
-
 int user_fs_enter(uid_t uid, void *userdata) {
         gid_t gid = gid_of(userdata, uid);
         if (gid == (gid_t) -1)
                 return -ENOENT;
-        return take_fs_identity(uid, gid);
+        return fs_identity_enter(uid, gid);
 }
 
 void user_fs_leave(uid_t uid, void *userdata) {
-        setfsuid(0);
-        setfsgid(0);
+        fs_identity_leave();
 }
 
 int user_identity_check(void) {
@@ -60,7 +45,7 @@ int user_identity_check(void) {
          * let a user's rule point at a file only root's groups can read. */
         if (getgroups(0, NULL) > 0)
                 return -EPERM;
-        int r = take_fs_identity(65534, 65534);
+        int r = fs_identity_enter(65534, 65534);
         if (r < 0)
                 return r;
         user_fs_leave(65534, NULL);
@@ -69,7 +54,7 @@ int user_identity_check(void) {
 
 static bool is_dir_as(uid_t uid, gid_t gid, const char *path) {
         struct stat st;
-        if (take_fs_identity(uid, gid) < 0)
+        if (fs_identity_enter(uid, gid) < 0)
                 return false;
         bool ok = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
         user_fs_leave(uid, NULL);

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The units qosd weighed, on disk (/run/qos/units) for the next run: one
+ * line per unit, rewritten whole and renamed into place, so a crash leaves
+ * the old list or the new one, never half. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qclass.h"
+#include "unit-path.h"
+
+typedef struct UnitClaim {
+        UnitRef unit;           /* the manager and the unit's name */
+        QClass class;
+        uint64_t weight;        /* the CPUWeight qosd set (foreign: the one found) */
+        bool moved;             /* a scope qosd started for moved work */
+        bool foreign;           /* someone else set the weight: left alone */
+        bool recovered;         /* from the previous run, no process holds it yet */
+        size_t n_pids;          /* processes that want it (not saved) */
+} UnitClaim;
+
+#define UNIT_STATE_MAX 4096
+
+/* One line; pure. -EINVAL for a line that is not a valid record. */
+int unit_claim_format(const UnitClaim *c, char *buf, size_t size);
+int unit_claim_parse(const char *line, UnitClaim *ret);
+
+int unit_state_save(const char *path, UnitClaim *const *claims, size_t n);
+/* Records of a previous run (allocated each, array to free); invalid lines
+ * are skipped with a warning; -ENOENT if there is no file. */
+int unit_state_load(const char *path, UnitClaim ***ret, size_t *ret_n);
+void unit_state_remove(const char *path);

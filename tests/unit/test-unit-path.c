@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Naming a process's systemd unit from its cgroup path, as the desktops
+ * and services of a systemd machine lay them out, and the records qosd
+ * keeps of the units it weighed. No root. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "unit-path.h"
+#include "unit-state.h"
+
+static void check_unit(const char *path, bool user, uid_t uid, const char *name, bool subtree) {
+        UnitRef u;
+        assert_int_equal(unit_ref_from_cgroup(path, &u), 0);
+        assert_int_equal(u.user, user);
+        assert_int_equal(u.uid, uid);
+        assert_string_equal(u.name, name);
+        assert_int_equal(u.in_subtree, subtree);
+        /* The unit's cgroup is a prefix ending in the unit's name. */
+        assert_true(u.cgroup_len >= strlen(name));
+        assert_memory_equal(path + u.cgroup_len - strlen(name), name, strlen(name));
+}
+
+static void check_none(const char *path, int err) {
+        UnitRef u;
+        assert_int_equal(unit_ref_from_cgroup(path, &u), err);
+}
+
+static void test_system_units(void **state) {
+        check_unit("/system.slice/cron.service", false, 0, "cron.service", false);
+        check_unit("/user.slice/user-1000.slice/session-2.scope", false, 0, "session-2.scope", false);
+        check_unit("/system.slice/system-getty.slice/getty@tty1.service", false, 0, "getty@tty1.service", false);
+}
+
+static void test_user_units(void **state) {
+        const char *base = "/user.slice/user-1000.slice/user@1000.service";
+        char p[512];
+        snprintf(p, sizeof p, "%s/app.slice/app-gnome-firefox-4242.scope", base);
+        check_unit(p, true, 1000, "app-gnome-firefox-4242.scope", false);
+        snprintf(p, sizeof p, "%s/app.slice/vte-spawn-0f1e2d3c.scope", base);
+        check_unit(p, true, 1000, "vte-spawn-0f1e2d3c.scope", false);
+        snprintf(p, sizeof p, "%s/session.slice/org.gnome.Shell@wayland.service", base);
+        check_unit(p, true, 1000, "org.gnome.Shell@wayland.service", false);
+        snprintf(p, sizeof p, "%s/app.slice/app-org.kde.kate@0a1b.service", base);
+        check_unit(p, true, 1000, "app-org.kde.kate@0a1b.service", false);
+        check_unit("/user.slice/user-0.slice/user@0.service/app.slice/x.scope", true, 0, "x.scope", false);
+}
+
+static void test_delegated_subtree(void **state) {
+        check_unit("/user.slice/user-1000.slice/user@1000.service/app.slice/app-flatpak-x.scope/sub", true, 1000,
+                   "app-flatpak-x.scope", true);
+        check_unit("/system.slice/docker-abc.scope/init.scope", false, 0, "docker-abc.scope", true);
+}
+
+static void test_nothing_to_weigh(void **state) {
+        check_none("/", -ENOENT);
+        check_none("/init.scope", -ENOENT);
+        check_none("/system.slice", -ENOENT);
+        check_none("/user.slice/user-1000.slice/user@1000.service", -ENOENT);
+        check_none("/user.slice/user-1000.slice/user@1000.service/init.scope", -ENOENT);
+        check_none("/qos.background", -ENOENT);
+}
+
+static void test_hostile_paths(void **state) {
+        check_none("", -EINVAL);
+        check_none("system.slice/x.service", -EINVAL);
+        check_none("/system.slice/a b.service", -EINVAL);
+        check_none("/system.slice/a\nb.service", -EINVAL);
+        char longname[600];
+        memset(longname, 'a', sizeof longname);
+        longname[0] = '/';
+        strcpy(longname + 500, ".service");
+        check_none(longname, -EINVAL);
+        /* A user manager's number must be one. */
+        check_unit("/user.slice/user@x.service/app.slice/y.scope", false, 0, "user@x.service", true);
+        check_unit("/user.slice/user@99999999999999999999.service/y.scope", false, 0,
+                   "user@99999999999999999999.service", true);
+}
+
+static void test_records_round_trip(void **state) {
+        UnitClaim c = { .unit = { .user = true, .uid = 1000 }, .class = QCLASS_BACKGROUND, .weight = 0, .moved = true };
+        UnitClaim back;
+        char line[512];
+        strcpy(c.unit.name, "qos-background-42-9000.scope");
+        assert_int_equal(unit_claim_format(&c, line, sizeof line), 0);
+        assert_int_equal(unit_claim_parse(line, &back), 0);
+        assert_int_equal(back.unit.user, true);
+        assert_int_equal(back.unit.uid, 1000);
+        assert_string_equal(back.unit.name, c.unit.name);
+        assert_int_equal(back.class, QCLASS_BACKGROUND);
+        assert_int_equal(back.weight, 0);
+        assert_true(back.moved);
+        assert_false(back.foreign);
+}
+
+static void test_records_rejected(void **state) {
+        UnitClaim c;
+        assert_int_equal(unit_claim_parse("U1 s 0 background 0 0 0 x.scope trailing\n", &c), -EINVAL);
+        assert_int_equal(unit_claim_parse("U1 s 5 background 0 0 0 x.scope\n", &c), -EINVAL); /* system has uid 0 */
+        assert_int_equal(unit_claim_parse("U1 u 1000 fast 0 0 0 x.scope\n", &c), -EINVAL);
+        assert_int_equal(unit_claim_parse("U1 u 1000 background 0 2 0 x.scope\n", &c), -EINVAL);
+        assert_int_equal(unit_claim_parse("U1 u 1000 background 0 0 0 ../../etc\n", &c), -EINVAL);
+        assert_int_equal(unit_claim_parse("U2 u 1000 background 0 0 0 x.scope\n", &c), -EINVAL);
+        assert_int_equal(unit_claim_parse("", &c), -EINVAL);
+        assert_int_equal(unit_claim_parse("U1 u 1000 user-interactive 1000 0 1 app-x.scope\n", &c), 0);
+        assert_true(c.foreign);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_system_units),   cmocka_unit_test(test_user_units),
+                cmocka_unit_test(test_delegated_subtree), cmocka_unit_test(test_nothing_to_weigh),
+                cmocka_unit_test(test_hostile_paths),  cmocka_unit_test(test_records_round_trip),
+                cmocka_unit_test(test_records_rejected),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
