@@ -57,4 +57,26 @@ done
 echo "== kernels: summary (table in build-kernels/matrix.md, logs in build-kernels/logs)"
 results=()
 for name in "${wanted[@]}"; do results+=("$work/results/$name.txt"); done
-tests/kernels/summarize.py "$work/matrix.md" "${results[@]}"
+summary=$(tests/kernels/summarize.py "$work/matrix.md" "${results[@]}") || true
+echo "$summary" | sed '$d'
+read -r p _ f _ s _ < <(echo "$summary" | tail -n 1)
+
+# The group layer on a systemd machine (Debian 12, systemd as PID 1,
+# cgroup v2): both system buses in full, about eight minutes;
+# QOS_SYSTEMD_VM=smoke runs the short part on dbus-broker, none skips.
+case ${QOS_SYSTEMD_VM:-full} in
+none) echo "== systemd VM: skipped (QOS_SYSTEMD_VM=none)"; s=$((s + 1)) ;;
+*)
+        [ "${QOS_SYSTEMD_VM:-full}" = smoke ] && export QOS_VM_SMOKE=1 QOS_VM_BUSES=broker
+        vmlog=$(mktemp)
+        tests/systemd-vm/run.sh build 2>&1 | tee "$vmlog"
+        if read -r _ _ vp _ vf _ vs _ < <(grep -E '^systemd VM: [0-9]+ passed' "$vmlog" | tail -n 1) && [ -n "$vp" ]; then
+                p=$((p + vp)) f=$((f + vf)) s=$((s + vs))
+        else
+                f=$((f + 1))
+        fi
+        rm -f "$vmlog"
+        ;;
+esac
+echo "$p passed, $f failed, $s skipped"
+[ "$f" -eq 0 ]

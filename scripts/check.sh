@@ -54,6 +54,8 @@ fi
 # qemu: about three minutes. The whole matrix (make check-kernels) takes
 # four to six times that, too much for every CI run. QOS_KERNELS picks
 # other kernels from tests/kernels/kernels.conf ("all"), "none" skips.
+# With them, the short part of the systemd VM's tests (QOS_SYSTEMD_VM=smoke;
+# "full" runs all, as make check-kernels does).
 kernels=${QOS_KERNELS:-6.1}
 if [ "$kernels" = none ]; then
         echo "== kernel matrix: skipped (QOS_KERNELS=none)"
@@ -61,7 +63,7 @@ if [ "$kernels" = none ]; then
 else
         echo "== kernel matrix: $kernels"
         log=$(mktemp)
-        QOS_KERNELS=$kernels scripts/check-kernels.sh 2>&1 | tee "$log"
+        QOS_SYSTEMD_VM=${QOS_SYSTEMD_VM:-smoke} QOS_KERNELS=$kernels scripts/check-kernels.sh 2>&1 | tee "$log"
         if read -r p _ f _ s _ < <(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" | tail -n 1) &&
                 [ -n "$p" ]; then
                 passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))

@@ -6,7 +6,8 @@
 # off; qemu never outlives this script.
 #
 # Usage: boot.sh VMLINUZ INITRAMFS RESULTS LOG [KERNEL ARGS...]
-# QOS_VM_TIMEOUT (seconds, default 600), QOS_VM_CPUS (2), QOS_VM_MEMORY (1024M).
+# QOS_VM_TIMEOUT (seconds, default 600), QOS_VM_CPUS (2), QOS_VM_MEMORY (1024M);
+# QOS_VM_QEMU_ARGS: more qemu arguments, as words (a disk, a 9p share).
 set -euo pipefail
 
 kernel=$1 initrd=$2 results=$3 log=$4
@@ -19,11 +20,12 @@ cleanup() { if [ -n "$qemu" ]; then kill -KILL "$qemu" 2>/dev/null; wait "$qemu"
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# shellcheck disable=SC2086 # QOS_VM_QEMU_ARGS is words
 qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
         -accel tcg -cpu max -smp "${QOS_VM_CPUS:-2}" -m "${QOS_VM_MEMORY:-1024M}" \
         -kernel "$kernel" -initrd "$initrd" \
         -append "console=ttyS0 panic=-1 quiet $*" \
-        -serial "file:$log" -serial "file:$results" &
+        -serial "file:$log" -serial "file:$results" ${QOS_VM_QEMU_ARGS:-} &
 qemu=$!
 
 deadline=$((SECONDS + ${QOS_VM_TIMEOUT:-600}))
