@@ -12,6 +12,7 @@
 # built once and cached in $QOS_VM_CACHE (default build-systemd-vm/cache).
 # QOS_VM_BUSES: "daemon broker" (default) or one of them. QOS_VM_SMOKE=1:
 # only the first part (the unit, an app's scope, a build's move).
+# QOS_VM_APPEND: more kernel arguments.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -44,7 +45,7 @@ for bus in ${QOS_VM_BUSES:-daemon broker}; do
         QOS_VM_MEMORY=${QOS_VM_MEMORY:-2048M} QOS_VM_TIMEOUT=${QOS_VM_TIMEOUT:-900} \
         QOS_VM_QEMU_ARGS="-drive file=$image,format=raw,if=virtio,snapshot=on -virtfs local,path=$share,mount_tag=qos,security_model=none,id=qos" \
                 "$src/tests/kernels/boot.sh" "$cache/vmlinuz-$key" "$cache/initrd-$key" "$results" "$log" \
-                root=/dev/vda rw "qos.bus=$bus" ${QOS_VM_SMOKE:+qos.smoke} || true
+                root=/dev/vda rw "qos.bus=$bus" ${QOS_VM_SMOKE:+qos.smoke} ${QOS_VM_APPEND:-} || true
         sed 's/^/  /' "$results"
         p=$(grep -c '^ok ' "$results" || true)
         f=$(grep -c '^not ok ' "$results" || true)
