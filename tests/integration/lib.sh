@@ -73,13 +73,26 @@ make_user() { # name
         on_exit "userdel '$1'"
 }
 
+# A path to FILE that any user can run: FILE itself where it is, else a copy
+# in $TEST_TMP/bin (the tree may be in a private directory, mode 700).
+user_runnable() { # file
+        if runuser -u nobody -- test -x "$1" 2>/dev/null; then
+                echo "$1"
+                return
+        fi
+        mkdir -p "$TEST_TMP/bin"
+        [ -e "$TEST_TMP/bin/${1##*/}" ] || cp "$1" "$TEST_TMP/bin/"
+        chmod -R a+rX "$TEST_TMP/bin"
+        echo "$TEST_TMP/bin/${1##*/}"
+}
+
 # Start qos-test-threads NAME... (optionally as a user: AS_USER=name; from
 # another path, e.g. a copy a rule matches: THREADS_BIN=path); sets
 # THREADS_PID and fills $TEST_TMP/threads.out with "TID NAME" lines.
 start_threads() {
         local out="$TEST_TMP/threads.$RANDOM.out" i
         if [ -n "${AS_USER:-}" ]; then
-                runuser -u "$AS_USER" -- "${THREADS_BIN:-$QOS_TEST_THREADS}" "$@" >"$out" &
+                runuser -u "$AS_USER" -- "$(user_runnable "${THREADS_BIN:-$QOS_TEST_THREADS}")" "$@" >"$out" &
         else
                 "${THREADS_BIN:-$QOS_TEST_THREADS}" "$@" >"$out" &
         fi

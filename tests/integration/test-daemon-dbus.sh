@@ -54,18 +54,18 @@ assert_contains "$line" "policy=idle" "ps: knobs"
 "$QOSCTL" ps -a | awk '$1 == 1' | grep -q unmanaged || fail "ps -a lacks PID 1"
 ok "qosctl ps and ps -a"
 
-out=$(runuser -u qostestdbus -- "$QOSCTL" explain "$(tid_of worker)")
+out=$(runuser -u qostestdbus -- "$(user_runnable "$QOSCTL")" explain "$(tid_of worker)")
 assert_contains "$out" "thread verdict      background from $QOSD_ROOT/etc/qos/apps.d/app-bg.conf:5" "explain verdict"
 assert_contains "$out" "kernel accepted" "explain lists accepted knobs"
 assert_contains "$out" "not in this kernel  uclamp" "explain lists missing knobs"
 assert_contains "$out" "original" "explain shows the original"
 ok "an unprivileged user may explain"
-runuser -u qostestdbus -- "$QOSCTL" status | grep -q "^TasksManaged *3$" || fail "status as a user"
-runuser -u qostestdbus -- "$QOSCTL" ps >/dev/null || fail "ps as a user"
+runuser -u qostestdbus -- "$(user_runnable "$QOSCTL")" status | grep -q "^TasksManaged *3$" || fail "status as a user"
+runuser -u qostestdbus -- "$(user_runnable "$QOSCTL")" ps >/dev/null || fail "ps as a user"
 ok "an unprivileged user may read status and ps"
 
-expect_exit 4 runuser -u qostestdbus -- "$QOSCTL" reload
-expect_exit 4 runuser -u qostestdbus -- "$QOSCTL" profile qos
+expect_exit 4 runuser -u qostestdbus -- "$(user_runnable "$QOSCTL")" reload
+expect_exit 4 runuser -u qostestdbus -- "$(user_runnable "$QOSCTL")" profile qos
 ok "reload and profile changes are root's (bus policy)"
 
 expect_exit 3 "$QOSCTL" explain 999999999

@@ -96,7 +96,8 @@ assert_eq "$(wc -l <<<"$out")" 2 "only the program's own two lines"
 out=$(env "$(preload_env)" QOS_ROOT=/nonexistent "$CHECK" thread x 2>&1)
 assert_eq "$(wc -l <<<"$out")" 2 "no rule directories"
 chmod 000 "$QOSD_ROOT/etc/qos/apps.d"
-out=$(runuser -u nobody -- env "$(preload_env)" "QOS_ROOT=$QOSD_ROOT" "$CHECK" thread x 2>&1)
+out=$(runuser -u nobody -- env "$(QOS_PRELOAD=$(user_runnable "$QOS_PRELOAD") preload_env)" "QOS_ROOT=$QOSD_ROOT" \
+        "$(user_runnable "$CHECK")" thread x 2>&1)
 chmod 755 "$QOSD_ROOT/etc/qos/apps.d"
 assert_eq "$(wc -l <<<"$out")" 2 "an unreadable rule directory"
 rm "$QOSD_ROOT/etc/qos/apps.d/broken.conf"
@@ -108,7 +109,8 @@ ok "silent without QOS_PRELOAD_DEBUG, with broken or unreadable rules"
 user=qos-t-preload
 make_user "$user"
 chmod 755 "$TEST_TMP" "$QOSD_BIN"
-out=$(runuser -u "$user" -- env "$(preload_env)" "QOS_ROOT=$QOSD_ROOT" "$CHECK" thread bg-worker)
+out=$(runuser -u "$user" -- env "$(QOS_PRELOAD=$(user_runnable "$QOS_PRELOAD") preload_env)" "QOS_ROOT=$QOSD_ROOT" \
+        "$(user_runnable "$CHECK")" thread bg-worker)
 assert_eq "$(grep '^created' <<<"$out")" "created $t_def" "unprivileged promotion: untouched"
 assert_eq "$(grep '^renamed' <<<"$out")" "renamed $t_bg" "unprivileged demotion: applied"
 ok "unprivileged: demotions applied, promotions left whole to qosd"
