@@ -7,7 +7,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "unit-path.h"
@@ -110,12 +113,62 @@ static void test_records_rejected(void **state) {
         assert_true(c.foreign);
 }
 
+/* The records file as a hostile local user might leave it: a FIFO (must not
+ * block), a symlink (not followed), garbage and far too many lines. */
+static void test_state_file_hostile(void **state) {
+        char dir[] = "/tmp/qos-unit-state.XXXXXX", path[64], other[64];
+        UnitClaim **list = NULL;
+        size_t n = 99;
+
+        assert_non_null(mkdtemp(dir));
+        snprintf(path, sizeof path, "%s/units", dir);
+        snprintf(other, sizeof other, "%s/other", dir);
+
+        assert_int_equal(unit_state_load(path, &list, &n), -ENOENT);
+        assert_int_equal(mkfifo(path, 0600), 0);
+        assert_int_equal(unit_state_load(path, &list, &n), -EINVAL);
+        unlink(path);
+
+        FILE *f = fopen(other, "w");
+        assert_non_null(f);
+        fputs("U1 s 0 background 0 0 0 x.scope\n", f);
+        fclose(f);
+        assert_int_equal(symlink(other, path), 0);
+        assert_int_equal(unit_state_load(path, &list, &n), -ELOOP);
+        unlink(path);
+
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fputs("garbage\n\n", f);
+        for (int i = 0; i < UNIT_STATE_MAX + 100; i++)
+                fprintf(f, "U1 u 1000 background 0 0 0 app-%d.scope\n", i);
+        fclose(f);
+        assert_int_equal(unit_state_load(path, &list, &n), 0);
+        assert_int_equal(n, UNIT_STATE_MAX);
+        assert_string_equal(list[0]->unit.name, "app-0.scope");
+
+        /* Saved and loaded back: the same records. */
+        assert_int_equal(unit_state_save(path, list, 3), 0);
+        for (size_t i = 0; i < n; i++)
+                free(list[i]);
+        free(list);
+        assert_int_equal(unit_state_load(path, &list, &n), 0);
+        assert_int_equal(n, 3);
+        assert_string_equal(list[2]->unit.name, "app-2.scope");
+        for (size_t i = 0; i < n; i++)
+                free(list[i]);
+        free(list);
+        unlink(path);
+        unlink(other);
+        rmdir(dir);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_system_units),   cmocka_unit_test(test_user_units),
                 cmocka_unit_test(test_delegated_subtree), cmocka_unit_test(test_nothing_to_weigh),
                 cmocka_unit_test(test_hostile_paths),  cmocka_unit_test(test_records_round_trip),
-                cmocka_unit_test(test_records_rejected),
+                cmocka_unit_test(test_records_rejected), cmocka_unit_test(test_state_file_hostile),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
