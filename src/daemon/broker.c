@@ -12,6 +12,7 @@
 #include "bus-protocol.h"
 #include "caller-identity.h"
 #include "class-relpri.h"
+#include "clock.h"
 #include "foreground.h"
 #include "kernel-caps.h"
 #include "log.h"
@@ -36,9 +37,7 @@ struct Broker {
 };
 
 static uint64_t now_usec(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000;
+        return clock_usec(CLOCK_MONOTONIC);
 }
 
 static bool gate_in_force(const Manager *m) {

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "class-table.h"
+#include "clock.h"
 #include "kernel-caps.h"
 #include "log.h"
 #include "macro.h"
@@ -19,7 +19,6 @@
 #include "units.h"
 
 #define UNITS_FILE QOS_RUNTIME_DIR "/units"
-#define QOS_SLICE UNIT_QOS_SLICE
 /* Bounds against a hostile user: the units qosd weighs, the processes of
  * one unit it looks at before calling the unit shared, the depth of a
  * parent chain, the managers it keeps a connection to. */
@@ -48,12 +47,6 @@ struct Units {
         char *path;             /* the records for the next run */
         bool full_reported;
 };
-
-static uint64_t now_usec(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
-}
 
 static uint64_t class_weight(QClass c) {
         const ClassKnobs *k = class_knobs(c);
@@ -87,7 +80,7 @@ static void conn_down(Conn *c, int r) {
                  (unsigned long long) (MANAGER_BACKOFF_USEC / 1000000));
         c->bus = sd_bus_flush_close_unref(c->bus);
         c->slice_ready = false;
-        c->down_until = now_usec() + MANAGER_BACKOFF_USEC;
+        c->down_until = clock_usec(CLOCK_MONOTONIC) + MANAGER_BACKOFF_USEC;
 }
 
 /* A call failed: a broken or silent connection puts the manager in backoff. */
@@ -97,7 +90,9 @@ static int conn_check(Conn *c, int r) {
         return r;
 }
 
-static sd_bus *conn_get(Units *u, bool user, uid_t uid) {
+/* The connection to a manager, opened if needed; NULL while it is in
+ * backoff or cannot be reached. */
+static Conn *conn_get(Units *u, bool user, uid_t uid) {
         Conn *c = conn_find(u, user, uid);
         if (!c) {
                 if (u->n_conns == CONNS_MAX) {
@@ -110,8 +105,8 @@ static sd_bus *conn_get(Units *u, bool user, uid_t uid) {
                 *c = (Conn) { .user = user, .uid = uid };
         }
         if (c->bus)
-                return c->bus;
-        if (c->down_until && now_usec() < c->down_until)
+                return c;
+        if (c->down_until && clock_usec(CLOCK_MONOTONIC) < c->down_until)
                 return NULL;
         c->down_until = 0;
         struct passwd *pw = user ? getpwuid(uid) : NULL;
@@ -120,7 +115,7 @@ static sd_bus *conn_get(Units *u, bool user, uid_t uid) {
                 conn_down(c, r);
                 return NULL;
         }
-        return c->bus;
+        return c;
 }
 
 /* --- claims --- */
@@ -175,11 +170,10 @@ static void claim_restore(Units *u, UnitClaim *c, const char *why) {
 
         if (c->foreign)
                 return;
-        sd_bus *bus = conn_get(u, c->unit.user, c->unit.uid);
-        if (!bus)
+        Conn *conn = conn_get(u, c->unit.user, c->unit.uid);
+        if (!conn)
                 return;
-        Conn *conn = conn_find(u, c->unit.user, c->unit.uid);
-        int r = conn_check(conn, unit_bus_get_weight(bus, c->unit.name, &now));
+        int r = conn_check(conn, unit_bus_get_weight(conn->bus, c->unit.name, &now));
         if (r == -ENOENT)
                 return; /* the unit is gone, and its runtime properties with it */
         if (r < 0) {
@@ -191,7 +185,7 @@ static void claim_restore(Units *u, UnitClaim *c, const char *why) {
                          c->unit.name, weight_str(now, a, sizeof a), weight_str(c->weight, b, sizeof b));
                 return;
         }
-        r = conn_check(conn, unit_bus_set_weight(bus, c->unit.name, UNIT_WEIGHT_UNSET));
+        r = conn_check(conn, unit_bus_set_weight(conn->bus, c->unit.name, UNIT_WEIGHT_UNSET));
         if (r < 0 && r != -ENOENT)
                 log_warning_errno(r, "systemd: cannot reset CPUWeight of %s: %m", c->unit.name);
         else
@@ -269,13 +263,12 @@ static int hold(Units *u, UnitClaim *c, pid_t pid) {
 static void weigh_own_unit(Units *u, const UnitRef *ref, QClass class, pid_t pid) {
         char a[24], who[64];
         uint64_t cur, want = class_weight(class);
-        sd_bus *bus = conn_get(u, ref->user, ref->uid);
-        Conn *conn = conn_find(u, ref->user, ref->uid);
+        Conn *conn = conn_get(u, ref->user, ref->uid);
         int r;
 
-        if (!bus)
+        if (!conn)
                 return;
-        r = conn_check(conn, unit_bus_get_weight(bus, ref->name, &cur));
+        r = conn_check(conn, unit_bus_get_weight(conn->bus, ref->name, &cur));
         if (r < 0) {
                 log_debug_errno(r, "systemd: %s: cannot read CPUWeight: %m", ref->name);
                 return;
@@ -289,7 +282,7 @@ static void weigh_own_unit(Units *u, const UnitRef *ref, QClass class, pid_t pid
                 log_info("systemd: %s (%s) has CPUWeight=%s set by someone else: left alone", ref->name,
                          unit_manager_describe(ref, who, sizeof who), weight_str(cur, a, sizeof a));
         } else if (cur != want) {
-                r = conn_check(conn, unit_bus_set_weight(bus, ref->name, want));
+                r = conn_check(conn, unit_bus_set_weight(conn->bus, ref->name, want));
                 if (r < 0) {
                         log_warning_errno(r, "systemd: cannot set CPUWeight of %s: %m", ref->name);
                         claim_drop(u, c);
@@ -314,15 +307,14 @@ static int ensure_slice(Conn *conn) {
 static void move_to_scope(Units *u, const UnitRef *from, pid_t pid, const pid_t *tree, size_t n) {
         char scope[UNIT_NAME_MAX], desc[UNIT_NAME_MAX + 96], who[64];
         uint64_t start;
-        sd_bus *bus = conn_get(u, from->user, from->uid);
-        Conn *conn = conn_find(u, from->user, from->uid);
+        Conn *conn = conn_get(u, from->user, from->uid);
         int r;
 
-        if (!bus || proc_start_time(pid, &start) < 0)
+        if (!conn || proc_start_time(pid, &start) < 0)
                 return;
         r = ensure_slice(conn);
         if (r < 0) {
-                log_warning_errno(r, "systemd: cannot create %s: %m", QOS_SLICE);
+                log_warning_errno(r, "systemd: cannot create %s: %m", UNIT_QOS_SLICE);
                 return;
         }
         snprintf(scope, sizeof scope, "qos-background-%d-%" PRIu64 ".scope", (int) pid, start);
@@ -334,7 +326,7 @@ static void move_to_scope(Units *u, const UnitRef *from, pid_t pid, const pid_t 
                 return;
         c->moved = true;
         save(u); /* write-ahead: a crash right after the move still knows the scope */
-        r = conn_check(conn, unit_bus_start_scope(bus, scope, QOS_SLICE, tree, n, UNIT_WEIGHT_IDLE, desc));
+        r = conn_check(conn, unit_bus_start_scope(conn->bus, scope, UNIT_QOS_SLICE, tree, n, UNIT_WEIGHT_IDLE, desc));
         if (r < 0) {
                 log_warning_errno(r, "systemd: cannot move process %d out of %s: %m", (int) pid, from->name);
                 claim_drop(u, c);
@@ -342,7 +334,7 @@ static void move_to_scope(Units *u, const UnitRef *from, pid_t pid, const pid_t 
                 return;
         }
         log_info("systemd: process %d (and %zu descendant(s)) moved out of %s into %s/%s (%s), idle", (int) pid,
-                 n - 1, from->name, QOS_SLICE, scope, unit_manager_describe(from, who, sizeof who));
+                 n - 1, from->name, UNIT_QOS_SLICE, scope, unit_manager_describe(from, who, sizeof who));
         for (size_t i = 0; i < n; i++)
                 (void) hold(u, c, tree[i]);
 }
@@ -481,7 +473,7 @@ int units_describe(Manager *m, pid_t pid, char *buf, size_t size) {
         if (c) {
                 snprintf(buf, size, "%s (%s): %s CPUWeight=%s for %s, against the other units there", c->unit.name,
                          unit_manager_describe(&c->unit, who, sizeof who),
-                         c->moved ? "qosd's own scope in " QOS_SLICE "," : "qosd set",
+                         c->moved ? "qosd's own scope in " UNIT_QOS_SLICE "," : "qosd set",
                          weight_str(c->weight, w, sizeof w), qclass_to_string(c->class));
                 return 0;
         }

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "kernel-caps.h"
 #include "log.h"
 #include "preload.h"
@@ -43,12 +44,6 @@ QClass preload_verdict(const char *name) {
         int r = ruleset_match(state.rules, &state.info, name, &m);
         uselocale(old);
         return r > 0 ? m.class : QCLASS_UNSPECIFIED;
-}
-
-static uint64_t clock_usec(clockid_t clock) {
-        struct timespec ts;
-        clock_gettime(clock, &ts);
-        return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
 }
 
 static uint64_t now_usec(void) {

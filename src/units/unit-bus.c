@@ -14,10 +14,6 @@
 #define SYSTEMD_PATH "/org/freedesktop/systemd1"
 #define SYSTEMD_MANAGER "org.freedesktop.systemd1.Manager"
 
-static void bus_unrefp(sd_bus **b) {
-        sd_bus_unref(*b);
-}
-
 static int socket_address(bool user, uid_t uid, char *buf, size_t size) {
         const char *rt = getenv("XDG_RUNTIME_DIR");
         int n;
@@ -32,7 +28,7 @@ static int socket_address(bool user, uid_t uid, char *buf, size_t size) {
 }
 
 int unit_bus_open(bool user, uid_t uid, gid_t gid, sd_bus **ret) {
-        __attribute__((cleanup(bus_unrefp))) sd_bus *bus = NULL;
+        _cleanup_(sd_bus_unrefp) sd_bus *bus = NULL;
         char address[256];
         int r;
 

@@ -26,13 +26,12 @@ image=$("$here/make-rootfs.sh" "$cache")
 key=${image##*/rootfs-}
 key=${key%.ext4}
 
-# What the VM sees at /mnt/qos: the staged install, the test helpers, the
-# script, and the place for its extra output.
+# What the VM sees at /mnt/qos: the staged install, the script and its
+# library, and whatever QOS_VM_FILES names.
 share=$work/share
 rm -rf "$share"
-mkdir -p "$share/bin" "$share/out"
+mkdir -p "$share"
 DESTDIR=$share/stage meson install -C "$build" --no-rebuild --quiet >/dev/null
-cp "$build"/tests/helpers/qos-test-threads "$share/bin/" 2>/dev/null || true
 cp "$script" "$share/run"
 cp "$here/guest-lib.sh" "$share/"
 [ -n "${QOS_VM_FILES:-}" ] && cp -r $QOS_VM_FILES "$share/"
