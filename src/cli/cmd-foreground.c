@@ -46,8 +46,8 @@ static int list(void) {
                 printf("%d %s\n", pid, proc_comm(pid, pid, comm) >= 0 ? comm : "?");
         }
         if (!gate)
-                fprintf(stderr, "qosctl foreground: the foreground gate is not in force "
-                                "(ForegroundGate=, see qosd(8))\n");
+                fprintf(stderr, "qosctl foreground: no source has set the foreground; `qosctl status` "
+                                "shows the policy in force (ForegroundGate=, see qosd(8))\n");
         sd_bus_message_unref(reply);
         return EXIT_OK;
 }

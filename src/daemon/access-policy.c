@@ -52,10 +52,11 @@ void access_decide(const AccessRequest *req, AccessVerdict *ret) {
                 *ret = v; /* always allowed: nothing is cheaper for anyone else */
                 return;
         }
-        if (req->requested == QCLASS_USER_INTERACTIVE && req->gate && !req->foreground) {
+        if (req->requested == QCLASS_USER_INTERACTIVE && req->outside) {
                 v.granted = QCLASS_UTILITY;
                 v.result = ACCESS_HELD;
-                snprintf(v.reason, sizeof v.reason, "held at utility: not in the foreground");
+                snprintf(v.reason, sizeof v.reason, "held at utility: %s",
+                         req->outside_reason ?: "not in the foreground");
         }
         hold(&v, req->app_cap, "MaxClass", req->app_cap_origin ?: "the application's rules");
         hold(&v, req->user_cap, "RequestMaxClass", "qosd.conf");

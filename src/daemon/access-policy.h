@@ -20,8 +20,8 @@ typedef struct AccessRequest {
         int requested_relpri;
         QClass current;                 /* the class the thread has now (UNSPECIFIED: custom) */
         int current_relpri;
-        bool gate;                      /* the foreground gate is in force */
-        bool foreground;                /* the target process is in the foreground set */
+        bool outside;                   /* the foreground gate holds user-interactive for the target */
+        const char *outside_reason;     /* why, for the reply: "not in the foreground (source: x11)" */
         QClass app_cap;                 /* [Limits] MaxClass= of the app; UNSPECIFIED: none */
         const char *app_cap_origin;     /* "file:line" of that MaxClass= */
         QClass user_cap;                /* RequestMaxClass= of qosd.conf; UNSPECIFIED: none */

@@ -13,7 +13,8 @@
 #include "caller-identity.h"
 #include "class-relpri.h"
 #include "clock.h"
-#include "foreground.h"
+#include "focus-bus.h"
+#include "focus.h"
 #include "kernel-caps.h"
 #include "log.h"
 #include "macro.h"
@@ -30,9 +31,8 @@
 
 struct Broker {
         CallerBook callers;
-        Foreground foreground;
         RateLimiter per_process, per_user;
-        sd_bus_slot *slot;
+        sd_bus_slot *slot, *gone_slot;
         uint64_t granted, held, denied, rate_limited;
 };
 
@@ -40,31 +40,8 @@ static uint64_t now_usec(void) {
         return clock_usec(CLOCK_MONOTONIC);
 }
 
-static bool gate_in_force(const Manager *m) {
-        switch (m->settings.foreground_gate) {
-        case GATE_YES:
-                return true;
-        case GATE_NO:
-                return false;
-        default:
-                return m->broker->foreground.known;
-        }
-}
-
-static bool in_foreground(const Manager *m, pid_t pid) {
-        uint64_t start;
-        return proc_start_time(pid, &start) >= 0 && foreground_contains(&m->broker->foreground, pid, start);
-}
-
-bool broker_holds_interactive(const Manager *m, pid_t pid) {
-        return m->broker && gate_in_force(m) && !in_foreground(m, pid);
-}
-
-const char *broker_foreground_state(const Manager *m, pid_t pid) {
-        if (!m->broker || !gate_in_force(m))
-                return m->settings.foreground_gate == GATE_NO ? "not checked (ForegroundGate=no)"
-                                                              : "not checked (nothing has set the foreground yet)";
-        return in_foreground(m, pid) ? "yes" : "no";
+int broker_identify(Manager *m, sd_bus_message *msg, Caller *ret) {
+        return caller_identify(&m->broker->callers, msg, ret);
 }
 
 static void process_record_freep(ProcessRecord **p) {
@@ -93,9 +70,10 @@ static void app_cap(Manager *m, pid_t tgid, pid_t tid, QClass *ret, char *origin
 }
 
 /* The request as access_decide() sees it; the thread's own facts from /proc. */
-static void fill_request(Manager *m, AccessRequest *a, pid_t tgid, pid_t tid, char *cap_origin, size_t size) {
-        a->gate = gate_in_force(m);
-        a->foreground = in_foreground(m, tgid);
+static void fill_request(Manager *m, AccessRequest *a, pid_t tgid, pid_t tid, char *cap_origin, size_t size,
+                         char *gate_reason, size_t gate_size) {
+        a->outside = focus_holds_interactive(m, tgid);
+        a->outside_reason = a->outside ? focus_hold_reason(m, tgid, gate_reason, gate_size) : NULL;
         a->user_cap = m->settings.request_max_class;
         app_cap(m, tgid, tid, &a->app_cap, cap_origin, size);
         a->app_cap_origin = cap_origin;
@@ -125,7 +103,7 @@ static int method_set_thread_class(sd_bus_message *msg, void *userdata, sd_bus_e
         TaskAttr cur;
         AccessRequest a = {};
         AccessVerdict v;
-        char cap_origin[300], origin[512];
+        char cap_origin[300], origin[512], gate_reason[128];
         int r;
 
         r = broker_read_set_thread_class(msg, &args, error);
@@ -173,7 +151,7 @@ static int method_set_thread_class(sd_bus_message *msg, void *userdata, sd_bus_e
         a.requested = args.class;
         a.requested_relpri = args.relpri;
         a.current = class_from_attr_relpri(&cur, kernel_caps(), &a.current_relpri);
-        fill_request(m, &a, a.target_pid, args.tid, cap_origin, sizeof cap_origin);
+        fill_request(m, &a, a.target_pid, args.tid, cap_origin, sizeof cap_origin, gate_reason, sizeof gate_reason);
         access_decide(&a, &v);
         log_debug("SetThreadClass(%d, %s, %d) from pid %d uid %u: %s", (int) args.tid,
                   qclass_to_string(args.class), args.relpri, (int) caller.pid, (unsigned) caller.uid, v.reason);
@@ -228,7 +206,7 @@ void broker_reevaluate(Manager *m, const char *why) {
                 TaskEntry *e = registry_get(&m->tasks, tids[i]);
                 AccessRequest a;
                 AccessVerdict v;
-                char cap_origin[300], origin[512];
+                char cap_origin[300], origin[512], gate_reason[128];
                 if (!e || e->state != TASK_REQUESTED)
                         continue;
                 /* The caller's standing was settled when it asked (same
@@ -244,89 +222,25 @@ void broker_reevaluate(Manager *m, const char *why) {
                         .current = e->wanted,
                         .current_relpri = e->relpri,
                 };
-                fill_request(m, &a, e->tgid, e->tid, cap_origin, sizeof cap_origin);
+                fill_request(m, &a, e->tgid, e->tid, cap_origin, sizeof cap_origin, gate_reason, sizeof gate_reason);
                 access_decide(&a, &v);
-                if (v.result == ACCESS_DENIED || v.granted == e->class)
+                if (v.result == ACCESS_DENIED)
                         continue;
                 QClass wanted = e->wanted;
                 int relpri = e->relpri;
                 Caller c = { .pid = e->requester, .uid = e->requester_uid };
                 format_origin(origin, sizeof origin, wanted, c.pid, c.uid, &v);
+                if (v.granted == e->class) {
+                        /* Same class, maybe for another reason now. */
+                        (void) registry_set_origin(e, e->app, origin);
+                        continue;
+                }
                 int r = control_request(m, e->tid, e->start_time, e->tgid, v.granted, relpri, origin, false);
                 if (r > 0) {
                         remember(m, tids[i], wanted, relpri, &c);
                         log_debug("thread %d: %s (%s)", (int) tids[i], origin, why);
                 }
         }
-}
-
-/* Root, or the peer qosd.conf trusts with the foreground (the compositor). */
-static int may_set_foreground(Manager *m, sd_bus_message *msg, const Caller *c) {
-        if (c->uid == 0 || (m->settings.foreground_uid != (uid_t) -1 && c->uid == m->settings.foreground_uid))
-                return true;
-        return m->settings.foreground_gid != (gid_t) -1 && caller_in_group(msg, m->settings.foreground_gid);
-}
-
-static int method_set_foreground(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
-        Manager *m = userdata;
-        _cleanup_free_ pid_t *pids = NULL;
-        Caller caller;
-        size_t n;
-        int r;
-
-        r = caller_identify(&m->broker->callers, msg, &caller);
-        if (r < 0)
-                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot identify the caller.");
-        if (!may_set_foreground(m, msg, &caller))
-                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
-                                        "Only root or the ForegroundUser=/ForegroundGroup= of qosd.conf may set the foreground.");
-        r = broker_read_pids(msg, FOREGROUND_MAX, &pids, &n, error);
-        if (r < 0)
-                return r;
-        _cleanup_free_ pid_t *before = NULL, *after = NULL;
-        size_t n_before = 0, n_after = 0;
-        bool was_in_force = gate_in_force(m);
-        r = foreground_list(&m->broker->foreground, &before, &n_before);
-        if (r < 0)
-                return r;
-        r = foreground_set(&m->broker->foreground, pids, n);
-        if (r >= 0)
-                r = foreground_list(&m->broker->foreground, &after, &n_after);
-        if (r < 0)
-                return r;
-        /* Rules with user-interactive: the processes that left or entered
-         * (all of them when the gate has just come into force). */
-        if (!was_in_force && gate_in_force(m))
-                scan_all(m, "the foreground gate came into force");
-        else {
-                for (size_t i = 0; i < n_before; i++)
-                        scan_process(m, before[i], SCAN_REEVALUATE);
-                for (size_t i = 0; i < n_after; i++)
-                        scan_process(m, after[i], SCAN_REEVALUATE);
-        }
-        log_debug("foreground set by pid %d uid %u: %zu process(es)", (int) caller.pid,
-                  (unsigned) caller.uid, n_after);
-        broker_reevaluate(m, "the foreground changed");
-        return sd_bus_reply_method_return(msg, "");
-}
-
-static int method_get_foreground(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
-        Manager *m = userdata;
-        _cleanup_free_ pid_t *pids = NULL;
-        sd_bus_message *reply = NULL;
-        size_t n;
-        int r = foreground_list(&m->broker->foreground, &pids, &n);
-        if (r < 0)
-                return r;
-        r = sd_bus_message_new_method_return(msg, &reply);
-        if (r >= 0)
-                r = sd_bus_message_append_array(reply, 'i', pids, n * sizeof *pids);
-        if (r >= 0)
-                r = sd_bus_message_append(reply, "b", gate_in_force(m));
-        if (r >= 0)
-                r = sd_bus_send(NULL, reply, NULL);
-        sd_bus_message_unref(reply);
-        return r;
 }
 
 #define BROKER_COUNTER(field)                                                                     \
@@ -348,13 +262,18 @@ static const sd_bus_vtable broker_vtable[] = {
                                  "ss", SD_BUS_PARAM(granted_class) SD_BUS_PARAM(reason),
                                  method_set_thread_class, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES("SetForeground", "ai", SD_BUS_PARAM(pids), "", ,
-                                 method_set_foreground, SD_BUS_VTABLE_UNPRIVILEGED),
+                                 focus_method_set_foreground, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES("SetFocus", "si", SD_BUS_PARAM(source) SD_BUS_PARAM(pid), "", ,
+                                 focus_method_set_focus, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES("GetForeground", "", , "aib", SD_BUS_PARAM(pids) SD_BUS_PARAM(gate),
-                                 method_get_foreground, SD_BUS_VTABLE_UNPRIVILEGED),
+                                 focus_method_get_foreground, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_PROPERTY("RequestsGranted", "t", get_granted, 0, 0),
         SD_BUS_PROPERTY("RequestsHeld", "t", get_held, 0, 0),
         SD_BUS_PROPERTY("RequestsDenied", "t", get_denied, 0, 0),
         SD_BUS_PROPERTY("RequestsRateLimited", "t", get_rate_limited, 0, 0),
+        SD_BUS_PROPERTY("Foreground", "s", focus_property, 0, 0),
+        SD_BUS_PROPERTY("ForegroundEvents", "t", focus_property, 0, 0),
+        SD_BUS_PROPERTY("ForegroundRefused", "t", focus_property, 0, 0),
         SD_BUS_VTABLE_END,
 };
 
@@ -371,6 +290,9 @@ int broker_start(Manager *m) {
         r = caller_book_start(&b->callers, m->bus);
         if (r < 0)
                 return r;
+        r = focus_bus_start(m, &b->gone_slot);
+        if (r < 0)
+                return r;
         r = sd_bus_add_object_vtable(m->bus, &b->slot, QOS_BUS_PATH, QOS_BUS_INTERFACE, broker_vtable, m);
         if (r < 0)
                 return log_error_errno(r, "cannot export the broker methods: %m");
@@ -382,8 +304,8 @@ void broker_free(Manager *m) {
         if (!b)
                 return;
         sd_bus_slot_unref(b->slot);
+        sd_bus_slot_unref(b->gone_slot);
         caller_book_free(&b->callers);
-        foreground_clear(&b->foreground);
         free(b);
         m->broker = NULL;
 }

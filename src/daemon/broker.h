@@ -2,13 +2,14 @@
 /* The broker: the methods through which unprivileged programs ask for what
  * the kernel lets only root do (SetThreadClass, data/org.qosd.QoS1.Broker.md),
  * and through which the desktop says what is in the foreground
- * (SetForeground). Who may have what is access-policy.c's; this file
+ * (focus-bus.h). Who may have what is access-policy.c's; this file
  * gathers the facts, applies the verdict and remembers held requests. */
 #pragma once
 
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "caller-identity.h"
 #include "manager.h"
 
 /* Export the methods on m->bus (after the Manager's own vtable). */
@@ -19,8 +20,5 @@ void broker_free(Manager *m);
  * changed) and move the threads whose verdict changed. */
 void broker_reevaluate(Manager *m, const char *why);
 
-/* The foreground gate holds user-interactive for process pid now. */
-bool broker_holds_interactive(const Manager *m, pid_t pid);
-
-/* For `qosctl explain`: "yes", "no", or why the gate does not apply. */
-const char *broker_foreground_state(const Manager *m, pid_t pid);
+/* The caller of msg, pinned as caller-identity.h says. */
+int broker_identify(Manager *m, sd_bus_message *msg, Caller *ret);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "attr-format.h"
-#include "broker.h"
+#include "focus.h"
 #include "class-table.h"
 #include "explain.h"
 #include "group.h"
@@ -120,7 +120,7 @@ int explain_thread(Manager *m, pid_t tid, Explanation *ret) {
         if (r >= 0 && rec->cgroup)
                 r = add(&x, "cgroup", "%s", rec->cgroup);
         if (r >= 0)
-                r = add(&x, "foreground", "%s", broker_foreground_state(m, pid));
+                r = add(&x, "foreground", "%s", focus_state_of(m, pid, buf, sizeof buf));
         if (r < 0)
                 goto fail;
 
@@ -133,8 +133,9 @@ int explain_thread(Manager *m, pid_t tid, Explanation *ret) {
                                 r = add(&x, "capped", "to %s by MaxClass at %s:%u", qclass_to_string(dt.class),
                                         dt.match.limit_origin.path ?: "?", dt.match.limit_origin.line);
                         if (r >= 0 && dt.held)
-                                r = add(&x, "held", "at utility: not in the foreground (an admin file may set "
-                                        "[Limits] AllowInteractiveInBackground=yes)");
+                                r = add(&x, "held", "at utility: %s (an admin file may set "
+                                        "[Limits] AllowInteractiveInBackground=yes)",
+                                        focus_hold_reason(m, pid, buf, sizeof buf));
                 }
         } else
                 r = add(&x, "rules", "none loaded");

@@ -12,6 +12,7 @@
 
 #include "dbus-manager.h"
 #include "event-handler.h"
+#include "focus.h"
 #include "groups.h"
 #include "units.h"
 #include "kernel-caps.h"
@@ -223,6 +224,9 @@ static int setup(Manager *m, const Options *o) {
         r = units_start(m);
         if (r < 0)
                 return r;
+        r = focus_start(m);
+        if (r < 0)
+                return r;
         r = scan_all(m, "start");
         if (r < 0)
                 return r;
@@ -278,6 +282,7 @@ static void teardown(Manager *m) {
         m->profile = NULL;
         overrides_free(m);
         dbus_manager_stop(m);
+        focus_free(m);
         reload_free(m);
         event_source_free(m->source);
         sd_event_source_disable_unref(m->rescan_timer);

@@ -41,13 +41,15 @@ typedef struct Reloader Reloader;
 typedef struct Overrides Overrides;
 typedef struct Broker Broker;
 typedef struct Units Units;
+typedef struct Focus Focus;
 
 typedef struct Manager {
         sd_event *event;
         sd_bus *bus;
         EventSource *source;
         Reloader *reloader;
-        Broker *broker;         /* SetThreadClass, the foreground (broker.c) */
+        Broker *broker;         /* SetThreadClass (broker.c) */
+        Focus *focus;           /* the foreground gate and its sources (focus.h) */
         sd_event_source *rescan_timer;  /* pending rescan after an event loss */
         sd_event_source *periodic_timer;
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "broker.h"
+#include "focus.h"
 #include "class-relpri.h"
 #include "class-table.h"
 #include "kernel-caps.h"
@@ -169,7 +170,7 @@ static bool take_recovered(Manager *m, TaskEntry *e) {
 int control_decide(Manager *m, const ProcessRecord *p, const char *thread_name, Decision *ret) {
         int r = policy_decide(m->rules, p, thread_name, ret);
         if (r >= 0 && ret->class == QCLASS_USER_INTERACTIVE)
-                policy_gate_interactive(ret, broker_holds_interactive(m, p->pid));
+                policy_gate_interactive(ret, focus_holds_interactive(m, p->pid));
         return r;
 }
 

@@ -89,10 +89,16 @@ explain_has() { # tid needle message
 
 client_start "$alice"
 uid=$(id -u "$alice")
-expect "self-set user-interactive 0" 0
-assert_eq "$(kernel_view "$MAIN")" "$UI" "no foreground source yet: user-interactive granted"
-explain_has "$MAIN" "requested user-interactive by pid $MAIN uid $uid, granted" "explain: the request"
-ok "without a foreground source (ForegroundGate=auto) user-interactive is granted"
+# No foreground source, and alice sits at no seat (a fresh user; this
+# machine may not run logind at all): ForegroundGate=auto holds her.
+expect "self-set user-interactive 0" held
+assert_eq "$(kernel_view "$MAIN")" "$UT" "no source, no seat: user-interactive held at utility"
+explain_has "$MAIN" "requested user-interactive by pid $MAIN uid $uid, held at utility: no foreground source, and uid $uid has no active seat session" \
+        "explain: the request and why it is held"
+explain_has "$MAIN" "its user has no active seat session: user-interactive held" "explain: the default policy"
+assert_contains "$("$QOSCTL" status)" "no source: user-interactive for root and active seat users" \
+        "status: the policy in force"
+ok "without a foreground source, user-interactive only for root and the users at a seat"
 
 "$QOSCTL" foreground --clear
 assert_eq "$(kernel_view "$MAIN")" "$UT" "the foreground is known (empty): the request is held at utility"
@@ -100,6 +106,7 @@ explain_has "$MAIN" "held at utility: not in the foreground" "explain: why held"
 explain_has "$MAIN" "foreground          no" "explain: foreground"
 "$QOSCTL" foreground "$MAIN"
 assert_eq "$(kernel_view "$MAIN")" "$UI" "entering the foreground raises the held request"
+assert_contains "$("$QOSCTL" status)" "SetForeground for a trusted caller, 1 process(es)" "status: the source"
 assert_eq "$("$QOSCTL" foreground | awk '{print $1}')" "$MAIN" "qosctl foreground lists it"
 "$QOSCTL" foreground --clear
 assert_eq "$(kernel_view "$MAIN")" "$UT" "leaving the foreground lowers it again"
@@ -238,6 +245,19 @@ attack "wrong signature" root "$INVALID" SetForeground int32:"$victim_pid"
 attack "foreground without trust" "$alice" "$DENIED" SetForeground array:int32:1,"$victim_pid"
 attack "foreground without trust" "$bob" "$DENIED" SetForeground array:int32:
 attack "out-of-range values" root "$INVALID" SetForeground array:int32:"$victim_pid",0
+# SetFocus: a session source speaks only for the user at the seat, and
+# neither alice nor bob sits at one.
+refused=$(qosd_status ForegroundRefused)
+attack "focus without an active seat session" "$alice" "$DENIED: Refused: the caller's user has no active session on a seat" \
+        SetFocus string:x11 int32:"$victim_pid"
+attack "focus without an active seat session" "$bob" "$DENIED: Refused" SetFocus string:x11 int32:"$victim_pid"
+attack "focus without an active seat session" "$bob" "$DENIED: Refused" SetFocus string:x11 int32:0
+assert_eq "$(qosd_status ForegroundRefused)" $((refused + 3)) "refused focus claims are counted"
+for src in string:X11 string: "string:$(printf 'x%.0s' {1..32})" "string:a/b"; do
+        attack "out-of-range values" root "$INVALID" SetFocus "$src" int32:"$victim_pid"
+done
+attack "out-of-range values" root "$INVALID" SetFocus string:x11 int32:-1
+attack "wrong signature" root "$INVALID" SetFocus int32:"$victim_pid"
 attack "out-of-range values" root "$INVALID" SetForeground array:int32:-5
 # Huge arrays: 100000 PIDs to SetForeground (root, over the limit), and to
 # SetThreadClass (wrong signature).

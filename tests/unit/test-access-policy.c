@@ -43,29 +43,33 @@ static void test_own_thread(void **state) {
 
 static void test_foreground_gate(void **state) {
         AccessRequest a = own(QCLASS_USER_INTERACTIVE);
-        a.gate = true;
+        a.outside = true;
         AccessVerdict v = decide(a);
         assert_int_equal(v.result, ACCESS_HELD);
         assert_int_equal(v.granted, QCLASS_UTILITY);
         assert_string_equal(v.reason, "held at utility: not in the foreground");
+        /* The gate's own words, when it has them. */
+        a.outside_reason = "no foreground source, and uid 1001 has no active seat session";
+        v = decide(a);
+        assert_string_equal(v.reason,
+                            "held at utility: no foreground source, and uid 1001 has no active seat session");
 
-        a.foreground = true;
+        a.outside = false;
         v = decide(a);
         assert_int_equal(v.result, ACCESS_GRANTED);
         assert_int_equal(v.granted, QCLASS_USER_INTERACTIVE);
 
         /* Only user-interactive is gated. */
         a = own(QCLASS_USER_INITIATED);
-        a.gate = true;
+        a.outside = true;
         assert_int_equal(decide(a).result, ACCESS_GRANTED);
         a = own(QCLASS_BACKGROUND);
-        a.gate = true;
+        a.outside = true;
         assert_int_equal(decide(a).result, ACCESS_GRANTED);
 }
 
 static void test_caps(void **state) {
         AccessRequest a = own(QCLASS_USER_INTERACTIVE);
-        a.foreground = a.gate = true;
         a.app_cap = QCLASS_USER_INITIATED;
         a.app_cap_origin = "/etc/qos/apps.d/foo.conf:3";
         AccessVerdict v = decide(a);
@@ -85,7 +89,7 @@ static void test_caps(void **state) {
 
         /* Gate and cap together: the lowest wins. */
         a = own(QCLASS_USER_INTERACTIVE);
-        a.gate = true;
+        a.outside = true;
         a.app_cap = QCLASS_USER_INITIATED;
         v = decide(a);
         assert_int_equal(v.granted, QCLASS_UTILITY);
@@ -146,7 +150,7 @@ static void test_root(void **state) {
         a.caller_uid = 0;
         a.caller_pid = OTHER;
         a.target_uid = BOB;
-        a.gate = true;
+        a.outside = true;
         a.user_cap = QCLASS_BACKGROUND;
         AccessVerdict v = decide(a);
         assert_int_equal(v.result, ACCESS_GRANTED);
