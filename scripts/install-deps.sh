@@ -9,6 +9,7 @@ packages=(
         libcmocka-dev libsystemd-dev libinih-dev libjson-c-dev
         dbus-daemon systemd util-linux passwd procps python3
         gstreamer1.0-tools gstreamer1.0-plugins-base
+        libxcb1-dev libxcb-ewmh-dev libxcb-res0-dev xvfb openbox xdotool x11-utils
 )
 [ $# -gt 0 ] && packages=("$@")
 

@@ -7,6 +7,7 @@
 #include "bus-protocol.h"
 #include "caller-identity.h"
 #include "focus-bus.h"
+#include "focus-source.h"
 #include "focus.h"
 #include "foreground.h"
 #include "log.h"
@@ -19,16 +20,6 @@ static bool is_trusted(Manager *m, sd_bus_message *msg, const Caller *c) {
         if (c->uid == 0 || (m->settings.foreground_uid != (uid_t) -1 && c->uid == m->settings.foreground_uid))
                 return true;
         return m->settings.foreground_gid != (gid_t) -1 && caller_in_group(msg, m->settings.foreground_gid);
-}
-
-static bool source_name_valid(const char *s) {
-        size_t n = strlen(s);
-        if (n == 0 || n >= FOCUS_SOURCE_MAX)
-                return false;
-        for (const char *p = s; *p; p++)
-                if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
-                        return false;
-        return true;
 }
 
 int focus_method_set_foreground(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
@@ -74,7 +65,7 @@ int focus_method_set_focus(sd_bus_message *msg, void *userdata, sd_bus_error *er
         r = sd_bus_message_read(msg, "si", &source, &pid);
         if (r < 0)
                 return r;
-        if (!source_name_valid(source))
+        if (!focus_source_name_valid(source))
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                          "A source name is 1 to %d of [a-z0-9-].", FOCUS_SOURCE_MAX - 1);
         if (pid < 0)

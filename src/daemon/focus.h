@@ -26,10 +26,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "focus-source.h"
 #include "manager.h"
 
-/* "x11", "kwin": what a source calls itself, [a-z0-9-], at most 31 bytes. */
-#define FOCUS_SOURCE_MAX 32
 
 /* Read the seats and watch them (and mutter's marks); before the first
  * scan, so that the first verdicts already know who sits at the machine. */
