@@ -10,6 +10,7 @@ packages=(
         dbus-daemon systemd util-linux passwd procps python3
         gstreamer1.0-tools gstreamer1.0-plugins-base
         libxcb1-dev libxcb-ewmh-dev libxcb-res0-dev xvfb openbox xdotool x11-utils
+        nodejs gjs
 )
 [ $# -gt 0 ] && packages=("$@")
 
