@@ -40,12 +40,14 @@ struct MutterFocus {
 
 int mutter_mark_parse(const char *value, size_t len) {
         char buf[32], *end;
-        if (len == 0 || len >= sizeof buf)
-                return -EINVAL;
+        if (len == 0 || len >= sizeof buf || memchr(value, '\0', len - 1))
+                return -EINVAL; /* a NUL may only end it */
         memcpy(buf, value, len);
         buf[len] = '\0';
         if (buf[len - 1] == '\n' || buf[len - 1] == '\0')
                 buf[len - 1] = '\0';
+        if (buf[0] != '-' && (buf[0] < '0' || buf[0] > '9'))
+                return -EINVAL; /* strtoll would skip blanks and take a sign */
         errno = 0;
         long long v = strtoll(buf, &end, 10);
         if (errno || end == buf || *end)

@@ -75,6 +75,9 @@ check "the shell stays in the terminal's scope" shell_stays
 check "explain says the process moved" output_has "qosd's own scope in qos.slice" qosctl explain "$build"
 pkill -x qos-build; pkill -x yes; user_systemctl stop vte-spawn-t1.scope 2>/dev/null
 
+# --- (g) the foreground: seats, a user switch, mutter's marks, the relay ---
+. /mnt/qos/guest-foreground.sh
+
 if grep -qw qos.smoke /proc/cmdline; then
         systemctl stop qosd
         exit 0

@@ -33,7 +33,7 @@ rm -rf "$share"
 mkdir -p "$share"
 DESTDIR=$share/stage meson install -C "$build" --no-rebuild --quiet >/dev/null
 cp "$script" "$share/run"
-cp "$here/guest-lib.sh" "$share/"
+cp "$here/guest-lib.sh" "$here/guest-foreground.sh" "$share/"
 [ -n "${QOS_VM_FILES:-}" ] && cp -r $QOS_VM_FILES "$share/"
 chmod -R a+rX "$share"
 
