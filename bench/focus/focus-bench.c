@@ -29,6 +29,8 @@
 
 #include <qos/qos.h>
 
+#include "x11-window.h"
+
 static uint64_t now_us(void) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -69,20 +71,7 @@ static int run_app(const char *title, int seconds, const char *out) {
         xcb_connection_t *c = xcb_connect(NULL, NULL);
         if (xcb_connection_has_error(c))
                 return fprintf(stderr, "app: no X display\n"), 1;
-        xcb_screen_t *s = xcb_setup_roots_iterator(xcb_get_setup(c)).data;
-        xcb_window_t w = xcb_generate_id(c);
-        xcb_create_window(c, XCB_COPY_FROM_PARENT, w, s->root, 0, 0, 200, 100, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT,
-                          s->root_visual, 0, NULL);
-        xcb_change_property(c, XCB_PROP_MODE_REPLACE, w, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 8,
-                            (uint32_t) strlen(title), title);
-        xcb_intern_atom_reply_t *a =
-                xcb_intern_atom_reply(c, xcb_intern_atom(c, 0, strlen("_NET_WM_PID"), "_NET_WM_PID"), NULL);
-        uint32_t pid = (uint32_t) getpid();
-        if (a)
-                xcb_change_property(c, XCB_PROP_MODE_REPLACE, w, a->atom, XCB_ATOM_CARDINAL, 32, 1, &pid);
-        free(a);
-        xcb_map_window(c, w);
-        xcb_flush(c);
+        xcb_window_t w = x11_window_open(c, title, true);
         int r = qos_self_set_class(QOS_CLASS_USER_INTERACTIVE, 0);
         printf("ready %u %d %d\n", (unsigned) w, (int) getpid(), r);
         fflush(stdout);

@@ -13,6 +13,8 @@
 
 #include <qos/qos.h>
 
+#include "x11-window.h"
+
 int main(int argc, char **argv) {
         bool wm_pid = true, ask = false;
         const char *title = NULL;
@@ -33,23 +35,7 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "qos-x11-app: cannot connect to $DISPLAY\n");
                 return 1;
         }
-        xcb_screen_t *s = xcb_setup_roots_iterator(xcb_get_setup(c)).data;
-        xcb_window_t w = xcb_generate_id(c);
-        uint32_t events = XCB_EVENT_MASK_EXPOSURE | XCB_EVENT_MASK_FOCUS_CHANGE;
-        xcb_create_window(c, XCB_COPY_FROM_PARENT, w, s->root, 0, 0, 200, 100, 0, XCB_WINDOW_CLASS_INPUT_OUTPUT,
-                          s->root_visual, XCB_CW_EVENT_MASK, &events);
-        xcb_change_property(c, XCB_PROP_MODE_REPLACE, w, XCB_ATOM_WM_NAME, XCB_ATOM_STRING, 8,
-                            (uint32_t) strlen(title), title);
-        if (wm_pid) {
-                xcb_intern_atom_reply_t *a =
-                        xcb_intern_atom_reply(c, xcb_intern_atom(c, 0, strlen("_NET_WM_PID"), "_NET_WM_PID"), NULL);
-                uint32_t pid = (uint32_t) getpid();
-                if (a)
-                        xcb_change_property(c, XCB_PROP_MODE_REPLACE, w, a->atom, XCB_ATOM_CARDINAL, 32, 1, &pid);
-                free(a);
-        }
-        xcb_map_window(c, w);
-        xcb_flush(c);
+        xcb_window_t w = x11_window_open(c, title, wm_pid);
         if (ask) {
                 int r = qos_self_set_class(QOS_CLASS_USER_INTERACTIVE, 0);
                 printf("asked %d %s\n", r, qos_class_to_string(qos_class_self()));
