@@ -39,7 +39,7 @@ client_stop() {
 
 ask() { # command...
         echo "$*" >&"${CLIENT[1]}"
-        read -r -t 10 REPLY <&"${CLIENT[0]}" || fail "qos-lib-client did not answer '$*'"
+        read -r -t "$STARTUP_TIMEOUT" REPLY <&"${CLIENT[0]}" || fail "qos-lib-client did not answer '$*'"
 }
 
 expect() { # command expected

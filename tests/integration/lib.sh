@@ -10,6 +10,8 @@ set -euo pipefail
 : "${QOS_TEST_THREADS:?QOS_TEST_THREADS must point at qos-test-threads}"
 
 TEST_NAME=$(basename "$0" .sh)
+# Seconds a helper program or qosd may take to come up (not a measurement).
+STARTUP_TIMEOUT=${STARTUP_TIMEOUT:-30}
 _cleanups=()
 
 on_exit() { _cleanups+=("$*"); }
@@ -98,11 +100,9 @@ start_threads() {
         fi
         THREADS_PID=$!
         on_exit "kill $THREADS_PID"
-        for ((i = 0; i < 200; i++)); do
-                grep -qx ready "$out" 2>/dev/null && break
-                sleep 0.02
-        done
-        grep -qx ready "$out" || fail "qos-test-threads did not start"
+        # Start-up is not what is measured: a sanitizer build on a loaded
+        # machine may take seconds to get here.
+        WAIT_TIMEOUT=$STARTUP_TIMEOUT wait_for grep -qx ready "$out" || fail "qos-test-threads did not start"
         THREADS_OUT=$out
 }
 
@@ -230,7 +230,7 @@ start_qosd() {
         # shellcheck disable=SC2086 # the wrapper is words
         ${QOSD_WRAPPER:-} "$QOSD" --root "$QOSD_ROOT" "${bus[@]}" "$@" >>"$QOSD_LOG" 2>&1 &
         QOSD_PID=$!
-        for ((i = 0; i < 500; i++)); do
+        for ((i = 0; i < STARTUP_TIMEOUT * 50; i++)); do
                 tail -n +"$((from + 1))" "$QOSD_LOG" | grep -q "^ready:" && return 0
                 kill -0 "$QOSD_PID" 2>/dev/null || break
                 sleep 0.02

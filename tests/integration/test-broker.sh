@@ -65,7 +65,7 @@ caller_start() { # [--orphan]
                 <"$TEST_TMP/caller.in" >"$TEST_TMP/caller.out" &
         on_exit "kill $!"
         exec 7>"$TEST_TMP/caller.in" 8<"$TEST_TMP/caller.out"
-        read -r -t 10 CALLER_PID <&8 || fail "qos-bus-caller did not start"
+        read -r -t "$STARTUP_TIMEOUT" CALLER_PID <&8 || fail "qos-bus-caller did not start"
         read -r -t 10 out serving <&8 || fail "qos-bus-caller did not connect"
         assert_eq "$out" named "qos-bus-caller's connection"
         on_exit "kill $serving"

@@ -25,7 +25,7 @@ client_start() { # mode
         read -r _ OWNER _ <<<"$REPLY"
 }
 next_line() {
-        read -r -t 10 REPLY <&"${CLIENT[0]}" || fail "the client did not answer: $(cat "$TEST_TMP/client.err")"
+        read -r -t "$STARTUP_TIMEOUT" REPLY <&"${CLIENT[0]}" || fail "the client did not answer: $(cat "$TEST_TMP/client.err")"
 }
 # The last step's go-ahead: the client exits.
 client_done() {
