@@ -203,7 +203,7 @@ class Bench:
             self.cleanup()
             return None
 
-        stat0, ru0 = cpu_stat(), children_cpu()
+        stat0, ru0 = cpu_stat(), children_usage()
         t0 = time.monotonic()
         for p in load:
             p.stdin.write("go\n")
@@ -217,7 +217,7 @@ class Bench:
         outs = [self.stop(p) for p in load]
         wall = time.monotonic() - t0
         reap_orphans()
-        stat1, ru1 = cpu_stat(), children_cpu()
+        stat1, ru1 = cpu_stat(), children_usage()
 
         run = dict(scenario=name, probe=probe, variant=variant, rep=rep)
         run.update(sample_stats(base + ".probe", "probe"))
@@ -230,9 +230,20 @@ class Bench:
             run["bg_rate"] = sum(h["units"] / h["seconds"] for h in hogs)
             run["bg_switches"] = sum(h["switches"] / h["seconds"] for h in hogs)
         elif load:
-            run["bg_rate"] = len(re.findall(r"^\[\d+/\d+\]", outs[0], re.M)) / wall
+            steps = len(re.findall(r"^\[\d+/\d+\]", outs[0], re.M))
+            run["bg_rate"] = steps / wall
+            # Where a build's steps go (scenario (e)): the CPU it got (all
+            # children's time less the probe's own work), the machine's idle
+            # time, steps per CPU second, and the build's context switches.
+            probe_cpu = int(summaries[0].split()[1]) * cfg["work"] / 1000
+            build_cpu = max(1e-9, ru1["cpu"] - ru0["cpu"] - probe_cpu)
+            run["build_cpus"] = build_cpu / wall
+            run["build_steps_per_cpu_s"] = steps / build_cpu
+            run["build_vol_switches"] = (ru1["nvcsw"] - ru0["nvcsw"]) / wall
+            run["build_invol_switches"] = (ru1["nivcsw"] - ru0["nivcsw"]) / wall
+            run["idle"] = (stat1["idle"] - stat0["idle"]) / os.sysconf("SC_CLK_TCK") / (wall * NPROC)
         busy = (stat1["busy"] - stat0["busy"]) / os.sysconf("SC_CLK_TCK")
-        run["foreign_cpu"] = max(0.0, busy - (ru1 - ru0)) / (wall * NPROC)
+        run["foreign_cpu"] = max(0.0, busy - (ru1["cpu"] - ru0["cpu"])) / (wall * NPROC)
         run["steal"] = (stat1["steal"] - stat0["steal"]) / os.sysconf("SC_CLK_TCK") / (wall * NPROC)
         run["others_running"] = foreign_processes()
         return run
@@ -317,13 +328,15 @@ def cpu_stat():
     with open("/proc/stat") as f:
         v = [int(x) for x in f.readline().split()[1:]]
     # user nice system idle iowait irq softirq steal
-    return dict(busy=v[0] + v[1] + v[2] + v[5] + v[6], steal=v[7])
+    return dict(busy=v[0] + v[1] + v[2] + v[5] + v[6], idle=v[3] + v[4], steal=v[7])
 
 
-def children_cpu():
+def children_usage():
+    """CPU seconds of the runner and its reaped children, and the children's
+    context switches."""
     import resource
     c, s = resource.getrusage(resource.RUSAGE_CHILDREN), resource.getrusage(resource.RUSAGE_SELF)
-    return c.ru_utime + c.ru_stime + s.ru_utime + s.ru_stime
+    return dict(cpu=c.ru_utime + c.ru_stime + s.ru_utime + s.ru_stime, nvcsw=c.ru_nvcsw, nivcsw=c.ru_nivcsw)
 
 
 def reap_orphans():
@@ -509,6 +522,25 @@ def goal_lines(rows, name):
     return out
 
 
+def build_lines(bench, name):
+    """Where a build load's work went, per variant (medians of the reps)."""
+    runs = [r for r in bench.runs if r["scenario"] == name and "build_cpus" in r]
+    if not runs:
+        return []
+    lines = ["  the build, per variant (medians): steps/s, CPUs it got, the machine's idle share,"
+             " steps per CPU second, context switches/s (voluntary, involuntary)",
+             "    %-17s %8s %6s %6s %12s %8s %8s" % ("variant", "steps/s", "CPUs", "idle", "steps/CPU s",
+                                                   "vol/s", "invol/s")]
+    for variant in SCENARIOS[name]["variants"]:
+        vr = [r for r in runs if r["variant"] == variant]
+        if vr:
+            m = lambda k: med([r[k] for r in vr])
+            lines.append("    %-17s %8.2f %6.2f %5.1f%% %12.2f %8.0f %8.0f" % (
+                variant, m("bg_rate"), m("build_cpus"), 100 * m("idle"), m("build_steps_per_cpu_s"),
+                m("build_vol_switches"), m("build_invol_switches")))
+    return lines
+
+
 def write_csv(path, rows):
     if not rows:
         return
@@ -652,7 +684,7 @@ def main():
             continue
         s = summarize(bench, n)
         rows += s
-        report += [fmt_table(s, n, args.max_foreign), ""]
+        report += [fmt_table(s, n, args.max_foreign)] + build_lines(bench, n) + [""]
     if bench.starve:
         alone = next(r["bg_rate"] for r in bench.starve if r["variant"] == "alone")
         report.append("(starve) a background hog beside %d untagged hogs for %.0f s, same session"
