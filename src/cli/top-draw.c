@@ -10,12 +10,15 @@
 
 #define LINE_MAX_CHARS 512
 
+static SCREEN *screen;
+
 int top_draw_start(void) {
         if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
                 return -ENOTTY;
         /* newterm, not initscr: initscr exits the program when $TERM is
          * unknown; newterm returns NULL and the caller can say so. */
-        if (!newterm(NULL, stdout, stdin))
+        screen = newterm(NULL, stdout, stdin);
+        if (!screen)
                 return -ENOTTY;
         cbreak();
         noecho();
@@ -27,6 +30,8 @@ int top_draw_start(void) {
 
 void top_draw_stop(void) {
         endwin();
+        delscreen(screen);
+        screen = NULL;
 }
 
 /* One line at y, cut to the width. A reverse-video line (the column names,

@@ -37,9 +37,9 @@ void top_format_title(const TopSnapshot *cur, const TopView *v, TopSort sort, do
                 break;
         default:
                 if (v->interval_ns == 0)
-                        snprintf(buf, size, "%zu threads; sampling...", v->n_rows);
+                        snprintf(buf, size, "total: %zu threads; sampling...", v->n_rows);
                 else
-                        snprintf(buf, size, "%zu threads, cpu %.1f%%, run-queue wait %.1f ms in %.2f s",
+                        snprintf(buf, size, "total: %zu threads, cpu %.1f%%, run-queue wait %.1f ms in %.2f s",
                                  v->n_rows, v->cpu_pct, ms(v->wait_ns), (double) v->interval_ns / 1e9);
                 break;
         }
