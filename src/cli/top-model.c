@@ -124,6 +124,7 @@ static bool is_managed(const char *state) {
 }
 
 int top_view_build(const TopSnapshot *prev, const TopSnapshot *cur, TopSort sort, TopView *ret) {
+        static const TopThread none = {}; /* a thread not in prev: every counter from 0 */
         TopView v = {};
         uint64_t interval = prev && cur->mono_ns > prev->mono_ns ? cur->mono_ns - prev->mono_ns : 0;
 
@@ -144,7 +145,7 @@ int top_view_build(const TopSnapshot *prev, const TopSnapshot *cur, TopSort sort
                 row->thread = t;
                 row->fresh = !p || p->start_time != t->start_time;
                 if (!p)
-                        p = &(const TopThread) {};
+                        p = &none;
                 uint64_t cpu = delta(t->cpu_ns, p->cpu_ns, row->fresh, interval);
                 row->wait_ns = delta(t->wait_ns, p->wait_ns, row->fresh, interval);
                 row->cpu_pct = interval ? 100.0 * (double) cpu / (double) interval : 0.0;
