@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "macro.h"
 #include "top-draw.h"
 #include "top-format.h"
 #include "top-sample.h"
@@ -27,11 +28,12 @@ typedef struct TopOptions {
         unsigned long iterations;       /* 0: until q (or forever with -b) */
         double delay;                   /* seconds between refreshes */
         TopSort sort;
-        pid_t only;
+        pid_t *only;                    /* -p: the processes to show */
+        size_t n_only;
 } TopOptions;
 
 static void help(void) {
-        printf("Usage: qosctl top [-b] [-n N] [-d SECONDS] [-s wait|cpu] [-p PID]\n\n"
+        printf("Usage: qosctl top [-b] [-n N] [-d SECONDS] [-s wait|cpu] [-p PID[,PID...]]\n\n"
                "A live view of the threads, grouped by class: each thread's CPU share (%% of\n"
                "one CPU) and how long it waited on a run queue for a CPU (/proc/TID/schedstat)\n"
                "since the last refresh, its state, group and the rule that gave its class,\n"
@@ -41,9 +43,31 @@ static void help(void) {
                "  -n, --iterations N     stop after N refreshes\n"
                "  -d, --delay SECONDS    time between refreshes (default 1)\n"
                "  -s, --sort wait|cpu    sort the threads of each class (default wait)\n"
-               "  -p, --pid PID          only the threads of process PID\n"
+               "  -p, --pid PID,...      only the threads of these processes (repeatable)\n"
                "  -h, --help             show this help\n\n"
                "Keys: w sort by wait, c sort by CPU, q quit.\n");
+}
+
+/* "-p 1,2 -p 3": a list, as top takes it. */
+static int parse_pids(const char *arg, TopOptions *o) {
+        _cleanup_free_ char *copy = strdup(arg);
+        char *save = NULL;
+        if (!copy)
+                return -ENOMEM;
+        for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+                pid_t pid, *p = realloc(o->only, (o->n_only + 1) * sizeof *p);
+                if (!p)
+                        return -ENOMEM;
+                o->only = p;
+                if (cli_parse_pid(w, &pid) < 0)
+                        return -EINVAL;
+                o->only[o->n_only++] = pid;
+        }
+        if (o->n_only == 0) {
+                fprintf(stderr, "qosctl top: -p needs a process ID\n");
+                return -EINVAL;
+        }
+        return 0;
 }
 
 static int parse_options(int argc, char **argv, TopOptions *o) {
@@ -90,7 +114,7 @@ static int parse_options(int argc, char **argv, TopOptions *o) {
                         o->sort = (TopSort) s;
                         break;
                 case 'p':
-                        if (cli_parse_pid(optarg, &o->only) < 0)
+                        if (parse_pids(optarg, o) < 0)
                                 return EXIT_USAGE;
                         break;
                 case 'h':
@@ -169,7 +193,7 @@ static void sleep_sec(double sec) {
 }
 
 static int run(TopOptions *o) {
-        TopSampler sampler = { .only = o->only };
+        TopSampler sampler = { .only = o->only, .n_only = o->n_only };
         TopSnapshot prev = {}, cur = {};
         TopView view = {};
         int r;
@@ -208,32 +232,41 @@ static int run(TopOptions *o) {
         return r;
 }
 
-int cmd_top(int argc, char **argv) {
-        TopOptions o = { .delay = 1.0, .sort = TOP_SORT_WAIT };
+/* The checks that need no terminal, then the view. */
+static int run_checked(TopOptions *o) {
         int r;
 
-        r = parse_options(argc, argv, &o);
-        if (r >= 0)
-                return r;
         if (top_sample_supported() < 0) {
                 fprintf(stderr, "qosctl top: this kernel does not report run-queue wait per thread "
                                 "(/proc/TID/schedstat, CONFIG_SCHED_INFO)\n");
                 return EXIT_FAIL;
         }
-        if (o.only && kill(o.only, 0) < 0 && errno == ESRCH) {
-                fprintf(stderr, "qosctl: no such process: %d\n", (int) o.only);
-                return EXIT_NOTFOUND;
-        }
-        if (!o.batch && top_draw_start() < 0) {
+        for (size_t i = 0; i < o->n_only; i++)
+                if (kill(o->only[i], 0) < 0 && errno == ESRCH) {
+                        fprintf(stderr, "qosctl: no such process: %d\n", (int) o->only[i]);
+                        return EXIT_NOTFOUND;
+                }
+        if (!o->batch && top_draw_start() < 0) {
                 fprintf(stderr, "qosctl top: not a terminal (or $TERM unknown); use -b for plain text\n");
                 return EXIT_USAGE;
         }
-        r = run(&o);
-        if (!o.batch)
+        r = run(o);
+        if (!o->batch)
                 top_draw_stop();
         if (r < 0) {
                 fprintf(stderr, "qosctl top: cannot read the threads: %s\n", strerror(-r));
                 return EXIT_FAIL;
         }
         return EXIT_OK;
+}
+
+int cmd_top(int argc, char **argv) {
+        TopOptions o = { .delay = 1.0, .sort = TOP_SORT_WAIT };
+        int r;
+
+        r = parse_options(argc, argv, &o);
+        if (r < 0)
+                r = run_checked(&o);
+        free(o.only);
+        return r;
 }

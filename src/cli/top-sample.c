@@ -76,6 +76,15 @@ static void group_from_knobs(const char *knobs, char *buf, size_t size) {
                 }
 }
 
+static bool wanted(const TopSampler *s, pid_t pid) {
+        if (s->n_only == 0)
+                return true;
+        for (size_t i = 0; i < s->n_only; i++)
+                if (s->only[i] == pid)
+                        return true;
+        return false;
+}
+
 static int take_from_daemon(TopSampler *s, TopSnapshot *snap, sd_bus_error *error) {
         _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
         size_t cap = 0;
@@ -102,7 +111,7 @@ static int take_from_daemon(TopSampler *s, TopSnapshot *snap, sd_bus_error *erro
                 r = sd_bus_message_read(reply, "(iisssss)", &pid, &tid, &comm, &cls, &state, &origin, &knobs);
                 if (r <= 0)
                         break;
-                if (s->only && pid != s->only)
+                if (!wanted(s, pid))
                         continue;
                 if (grow(snap, &cap) < 0)
                         return -ENOMEM;
@@ -146,21 +155,17 @@ static int read_local(pid_t pid, pid_t tid, TopThread *t) {
 }
 
 static int take_local(TopSampler *s, TopSnapshot *snap) {
-        _cleanup_free_ pid_t *pids = NULL;
-        size_t n_pids, cap = 0;
+        _cleanup_free_ pid_t *all = NULL;
+        const pid_t *pids = s->only;
+        size_t n_pids = s->n_only, cap = 0;
         int r;
 
         snap->mono_ns = clock_ns(CLOCK_MONOTONIC);
-        if (s->only) {
-                pids = malloc(sizeof *pids);
-                if (!pids)
-                        return -ENOMEM;
-                pids[0] = s->only;
-                n_pids = 1;
-        } else {
-                r = proc_list_pids(&pids, &n_pids);
+        if (n_pids == 0) {
+                r = proc_list_pids(&all, &n_pids);
                 if (r < 0)
                         return r;
+                pids = all;
         }
         for (size_t i = 0; i < n_pids; i++) {
                 _cleanup_free_ pid_t *tids = NULL;

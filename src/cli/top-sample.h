@@ -11,7 +11,8 @@
 
 typedef struct TopSampler {
         sd_bus *bus;            /* kept open between snapshots; NULL until needed */
-        pid_t only;             /* 0, or the one process to show */
+        const pid_t *only;      /* the processes to show; n_only 0: every one */
+        size_t n_only;
 } TopSampler;
 
 /* 0 when this kernel reports per-thread run-queue wait, else -ENOENT

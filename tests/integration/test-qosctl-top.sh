@@ -98,6 +98,9 @@ ok "batch: the class totals add up"
 last_frame_rows "$TEST_TMP/top-p.out" >"$TEST_TMP/rows-p"
 assert_eq "$(awk '{ print $3 }' "$TEST_TMP/rows-p" | sort -u)" "$pid" "-p shows only that process"
 assert_eq "$(wc -l <"$TEST_TMP/rows-p")" 5 "-p shows every thread of the process"
+"$QOSCTL" top -b -n 1 -d 0.2 -p "$$,$pid" -p "$DBUS_PID" >"$TEST_TMP/top-pp.out" || fail "qosctl top -p list exited $?"
+assert_eq "$(last_frame_rows "$TEST_TMP/top-pp.out" | awk '{ print $3 }' | sort -un | tr '\n' ' ')" \
+        "$(printf '%s\n' "$$" "$pid" "$DBUS_PID" | sort -un | tr '\n' ' ')" "-p with a list, repeated"
 assert_eq "$(awk '$1 == "utility" { print $4; exit }' "$TEST_TMP/rows-p")" spinner "-s cpu: the spinner first in its class"
 assert_contains "$(cat "$TEST_TMP/top-p.out")" "sorted by cpu" "-s cpu in the header"
 ok "batch: -p and -s cpu"
@@ -105,6 +108,8 @@ ok "batch: -p and -s cpu"
 expect_exit 2 "$QOSCTL" top -b -s memory
 expect_exit 2 "$QOSCTL" top -b -d 0
 expect_exit 2 "$QOSCTL" top -b -n -1
+expect_exit 2 "$QOSCTL" top -b -p 1,x
+expect_exit 3 "$QOSCTL" top -b -p "$pid",999999999
 expect_exit 2 "$QOSCTL" top </dev/null
 assert_contains "$OUT" "use -b" "without a terminal"
 ok "bad options and no terminal: usage errors"
