@@ -74,16 +74,13 @@ static int cmp_u64_desc(uint64_t a, uint64_t b) {
         return (a < b) - (a > b);
 }
 
-/* qsort has no context argument; the key lives in a file-local for the
- * duration of one call, which is only ever made from one thread. */
-static TopSort sort_key;
-
-static int cmp_row(const void *a, const void *b) {
+static int cmp_row(const void *a, const void *b, void *userdata) {
         const TopRow *x = a, *y = b;
+        const TopSort *key = userdata;
         int r = cmp_class(x->thread->class, y->thread->class);
         if (r)
                 return r;
-        if (sort_key == TOP_SORT_WAIT) {
+        if (*key == TOP_SORT_WAIT) {
                 r = cmp_u64_desc(x->wait_ns, y->wait_ns);
                 if (!r)
                         r = cmp_double_desc(x->cpu_pct, y->cpu_pct);
@@ -98,9 +95,8 @@ static int cmp_row(const void *a, const void *b) {
 }
 
 void top_view_sort(TopView *v, TopSort sort) {
-        sort_key = sort;
         if (v->n_rows > 1)
-                qsort(v->rows, v->n_rows, sizeof *v->rows, cmp_row);
+                qsort_r(v->rows, v->n_rows, sizeof *v->rows, cmp_row, &sort);
 }
 
 /* The class totals over rows already grouped by class. */

@@ -15,6 +15,8 @@
 #include "task-attr.h"
 #include "top-sample.h"
 
+#define BUS_TIMEOUT_USEC (2 * 1000000ULL)
+
 static uint64_t clock_ns(clockid_t id) {
         struct timespec ts;
         clock_gettime(id, &ts);
@@ -94,6 +96,9 @@ static int take_from_daemon(TopSampler *s, TopSnapshot *snap, sd_bus_error *erro
                 r = sd_bus_open_system(&s->bus);
                 if (r < 0)
                         return sd_bus_error_set_errnof(error, r, "no system bus: %s", strerror(-r));
+                /* A qosd that hangs must not freeze the view for sd-bus's
+                 * default 25 s: after this the refresh goes on without it. */
+                (void) sd_bus_set_method_call_timeout(s->bus, BUS_TIMEOUT_USEC);
         }
         r = sd_bus_call_method(s->bus, QOS_BUS_NAME, QOS_BUS_PATH, QOS_BUS_INTERFACE, "ListTasks", error,
                                &reply, "b", 1);

@@ -162,6 +162,17 @@ wait_for test -s "$TEST_TMP/tty.rc" || fail "q did not quit: $(screen)"
 assert_eq "$(cat "$TEST_TMP/tty.rc")" 0 "exit status after q"
 ok "tty: q quits with status 0"
 
+# ---- a qosd that does not answer: the view goes on without it
+kill -STOP "$QOSD_PID"
+on_exit "kill -CONT $QOSD_PID"
+timeout 30 "$QOSCTL" top -b -n 1 -d 0.2 -p "$pid" >"$TEST_TMP/top-hung.out" || fail "qosctl top with a stopped qosd exited $?"
+kill -CONT "$QOSD_PID"
+assert_contains "$(sed -n 2p "$TEST_TMP/top-hung.out")" "qosd not reachable" "header with a stopped qosd"
+last_frame_rows "$TEST_TMP/top-hung.out" >"$TEST_TMP/rows-hung"
+assert_eq "$(field "$(row_of "$TEST_TMP/rows-hung" "$(tid_of render-main)")" 1)" user-interactive \
+        "classes from the kernel attributes while qosd hangs"
+ok "a qosd that does not answer: classes from the kernel, header says so"
+
 # ---- without qosd: classes from the kernel attributes
 stop_qosd TERM
 "$QOSCTL" set -c background -p "$(tid_of fetcher)"
