@@ -11,6 +11,7 @@ packages=(
         gstreamer1.0-tools gstreamer1.0-plugins-base
         libxcb1-dev libxcb-ewmh-dev libxcb-res0-dev xvfb openbox xdotool x11-utils
         nodejs gjs
+        libncurses-dev tmux
 )
 [ $# -gt 0 ] && packages=("$@")
 

@@ -77,3 +77,4 @@ int cmd_status(int argc, char **argv);
 int cmd_reload(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_foreground(int argc, char **argv);
+int cmd_top(int argc, char **argv);

@@ -16,6 +16,7 @@ static const CliCommand commands[] = {
         { "check", cmd_check, "check application rule files; show the merged result" },
         { "import", cmd_import, "convert another tool's rules (ananicy) into qos.d files" },
         { "ps", cmd_ps, "list the threads qosd manages, with class and rule (-a: all)" },
+        { "top", cmd_top, "a live view of the threads by class: CPU share and run-queue wait" },
         { "explain", cmd_explain, "why a thread has its class, per qosd" },
         { "status", cmd_status, "what qosd is doing: rules, threads, events, reloads" },
         { "reload", cmd_reload, "have qosd load the rules again" },

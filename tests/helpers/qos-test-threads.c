@@ -4,8 +4,10 @@
  * each named from inside itself (as real programs do), idling until the
  * process is told to stop. Prints "TID NAME" per thread, then "ready".
  *
- *   qos-test-threads [--churn] [--commands] NAME...
+ *   qos-test-threads [--churn] [--busy NAME] [--commands] NAME...
  *
+ * --busy NAME one more thread, named NAME, spins on the CPU without pause
+ *             (load that shows in CPU shares and run-queue waits).
  * --churn     one more thread keeps creating threads that exit at once, so
  *             that tools acting on "all threads" meet threads that vanish.
  * --commands  read commands from stdin: "spawn NAME", "spawn-from PARENT
@@ -124,6 +126,13 @@ static void *churn_main(void *arg) {
         return NULL;
 }
 
+static void *busy_main(void *arg) {
+        prctl(PR_SET_NAME, (const char *) arg, 0, 0, 0);
+        for (volatile unsigned long n = 0;; n++)
+                ;
+        return NULL;
+}
+
 static int run_commands(void) {
         char line[128], a[32], b[32] = "";
         while (fgets(line, sizeof line, stdin)) {
@@ -153,6 +162,7 @@ static int run_commands(void) {
 
 int main(int argc, char **argv) {
         bool churn = false, commands = false;
+        const char *busy = NULL;
         int i;
 
         for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -160,8 +170,10 @@ int main(int argc, char **argv) {
                         churn = true;
                 else if (strcmp(argv[i], "--commands") == 0)
                         commands = true;
+                else if (strcmp(argv[i], "--busy") == 0 && i + 1 < argc)
+                        busy = argv[++i];
                 else {
-                        fprintf(stderr, "usage: %s [--churn] [--commands] NAME...\n", argv[0]);
+                        fprintf(stderr, "usage: %s [--churn] [--busy NAME] [--commands] NAME...\n", argv[0]);
                         return 2;
                 }
         }
@@ -173,6 +185,10 @@ int main(int argc, char **argv) {
         if (churn) {
                 pthread_t t;
                 pthread_create(&t, NULL, churn_main, NULL);
+        }
+        if (busy) {
+                pthread_t t;
+                pthread_create(&t, NULL, busy_main, (void *) busy);
         }
         printf("ready\n");
         fflush(stdout);
