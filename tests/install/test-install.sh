@@ -30,6 +30,7 @@ case $libdir in "$P"/lib*) ;; *) fail "libdir $libdir is not below the prefix" ;
 [ -f "$libdir/qos/libqos-preload.so" ] || fail "no $libdir/qos/libqos-preload.so"
 ! compgen -G "$libdir/libqos-preload.so*" >/dev/null || fail "libqos-preload.so is in the public libdir $libdir"
 [ -f "$P/etc/qos/qosd.conf" ] || fail "qosd.conf not in $P/etc/qos"
+[ -d "$P/var/run/qos" ] || fail "no runtime directory $P/var/run/qos for the unit's ReadWritePaths="
 [ -f "$P/include/qos/qos.h" ] && [ -f "$P/include/qos/darwin.h" ] || fail "headers not in $P/include/qos"
 unit=$(find "$tmp/dest" -name qosd.service)
 [ -n "$unit" ] || fail "qosd.service not installed"
