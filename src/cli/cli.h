@@ -39,6 +39,10 @@ typedef struct CliTaskOptions {
         bool preload;           /* run: load libqos-preload.so into the command */
 } CliTaskOptions;
 
+/* The libqos-preload.so that belongs to this qosctl (see preload-path.c):
+ * its real path, or -errno (-ENOENT: not installed). */
+int cli_preload_library(char **ret);
+
 /* getopt over the shared options; `shortopts` says which this command takes
  * (a subset of "c:p:avPh", '+' first to stop at the first operand). Returns
  * -1 when parsing is done (optind at the first operand), otherwise the exit

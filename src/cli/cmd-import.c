@@ -18,16 +18,19 @@
 static void help(void) {
         printf("Usage: qosctl import ananicy [--force] SRC DEST\n"
                "\n"
-               "Convert an ananicy or ananicy-cpp rule tree (*.rules, *.types below SRC)\n"
-               "into one qos.d file per rule in DEST (created if missing). Each rule gets\n"
-               "the nearest class; every setting that has no counterpart is reported as\n"
+               "Convert an ananicy or ananicy-cpp rule tree (*.rules, *.types, *.cgroups\n"
+               "below SRC, read as ananicy-cpp reads them) into one qos.d file per rule in\n"
+               "DEST (created if missing), named after the rule (valid UTF-8 kept, the rest\n"
+               "escaped as \\xNN) and matching by Executable=. Each rule gets the nearest\n"
+               "class; every setting that has no counterpart is reported as\n"
                "file:line: warning: ... and noted in the file written.\n"
                "\n"
                "Options:\n"
                "  -f, --force   overwrite files that already exist in DEST\n"
                "  -h, --help    show this help\n"
                "\n"
-               "Exit status: 0 every rule converted, 1 some rules or lines skipped, 2 usage.\n");
+               "Exit status: 0 every rule written (warnings allowed), 1 some rules or lines\n"
+               "skipped, 2 usage.\n");
 }
 
 static int write_rule(const char *dest, const char *file, const AnanicyEntry *rule, const AnanicyConversion *c,
@@ -47,32 +50,20 @@ static int write_rule(const char *dest, const char *file, const AnanicyEntry *ru
                 close(fd);
                 return -ENOMEM;
         }
-        ananicy_write_conf(f, rule, c);
-        if (fclose(f) != 0) {
+        int r = ananicy_write_conf(f, rule, c);
+        if (fclose(f) != 0 || r < 0) {
                 fprintf(stderr, "%s: error: %m; rule '%s' not written completely\n", path, rule->name);
                 return 0;
         }
         return 1;
 }
 
-static int cmp_str(const void *a, const void *b) {
-        return strcmp(*(char *const *) a, *(char *const *) b);
-}
-
-/* Two rules whose names differ only in characters a file name cannot hold
- * would write one file; the second is refused. */
-static bool file_name_taken(char **names, size_t n, const char *name) {
-        return n > 0 && bsearch(&name, names, n, sizeof *names, cmp_str);
-}
-
+/* File names are the rules' names escaped reversibly, and names are unique
+ * after loading: no two rules write one file. */
 static int import_tree(const AnanicyTree *t, const char *dest, bool force, DiagList *diag, size_t *ret_written,
                        size_t *ret_lossy) {
-        _cleanup_free_ char **names = calloc(t->n_rules ? t->n_rules : 1, sizeof *names);
-        size_t n_names = 0;
         int r = 0;
 
-        if (!names)
-                return -ENOMEM;
         for (size_t i = 0; i < t->n_rules && r >= 0; i++) {
                 const AnanicyEntry *rule = &t->rules[i];
                 AnanicyConversion c;
@@ -82,32 +73,14 @@ static int import_tree(const AnanicyTree *t, const char *dest, bool force, DiagL
                 if (r <= 0)
                         continue;
                 file = ananicy_file_name(rule->name);
-                if (!file)
-                        r = -ENOMEM;
-                else if (file_name_taken(names, n_names, file))
-                        r = diag_add(diag, LOG_ERR, rule->origin.path, rule->origin.line,
-                                     "%s: another rule already writes %s; rule skipped", rule->name, file);
-                else {
-                        r = write_rule(dest, file, rule, &c, force);
-                        if (r > 0) {
-                                (*ret_written)++;
-                                *ret_lossy += c.n_lost > 0;
-                        } else if (r == 0)
-                                r = diag_add(diag, LOG_ERR, rule->origin.path, rule->origin.line,
-                                             "%s: not written", rule->name);
-                        /* Keep the list sorted: insert in place. */
-                        size_t k = n_names;
-                        while (k > 0 && strcmp(names[k - 1], file) > 0) {
-                                names[k] = names[k - 1];
-                                k--;
-                        }
-                        names[k] = TAKE_PTR(file);
-                        n_names++;
-                }
+                r = file ? write_rule(dest, file, rule, &c, force) : -ENOMEM;
+                if (r > 0) {
+                        (*ret_written)++;
+                        *ret_lossy += c.n_lost > 0;
+                } else if (r == 0)
+                        r = diag_add(diag, LOG_ERR, rule->origin.path, rule->origin.line, "%s: not written", rule->name);
                 ananicy_conversion_done(&c);
         }
-        for (size_t i = 0; i < n_names; i++)
-                free(names[i]);
         return r;
 }
 

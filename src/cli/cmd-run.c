@@ -4,7 +4,6 @@
  * with --preload, load libqos-preload.so into it so that the rules give
  * the command and every thread it creates their class from the start. */
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,29 +26,12 @@ static void help(void) {
                "  -h, --help         show this help\n");
 }
 
-/* The library beside this qosctl when it runs from the build tree
- * (src/cli/qosctl and src/preload/), else the installed one. */
-static int preload_library(char **ret) {
-        _cleanup_free_ char *self = NULL, *dir = NULL, *near = NULL;
-
-        if (proc_exe(getpid(), &self) >= 0 && (dir = strdup(self)) &&
-            asprintf(&near, "%s/../preload/libqos-preload.so", dirname(dir)) >= 0 &&
-            access(near, R_OK) == 0) {
-                *ret = realpath(near, NULL);
-                return *ret ? 0 : negative_errno();
-        }
-        if (access(QOS_PRELOAD_PATH, R_OK) < 0)
-                return negative_errno();
-        *ret = strdup(QOS_PRELOAD_PATH);
-        return *ret ? 0 : -ENOMEM;
-}
-
 /* Ours after any the caller had: a sanitizer runtime, for one, must stay
  * first, and a wrapper of pthread_create() before ours still reaches ours. */
 static int add_preload(bool verbose) {
         _cleanup_free_ char *lib = NULL, *value = NULL;
         const char *old = getenv("LD_PRELOAD");
-        int r = preload_library(&lib);
+        int r = cli_preload_library(&lib);
 
         if (r < 0) {
                 fprintf(stderr, "qosctl run: cannot find libqos-preload.so (%s): %s\n", QOS_PRELOAD_PATH,

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "macro.h"
 #include "qos-config.h"
+#include "rules.h"
 
 static const CliCommand commands[] = {
         { "classes", cmd_classes, "show what each class sets on this kernel" },
@@ -25,6 +26,9 @@ static const CliCommand commands[] = {
 };
 
 static void help(FILE *f) {
+        _cleanup_free_ char *preload = NULL;
+        (void) cli_preload_library(&preload);
+
         fprintf(f,
                 "Usage: qosctl [--root DIR] COMMAND [ARGS...]\n"
                 "\n"
@@ -40,7 +44,15 @@ static void help(FILE *f) {
                 "  -h, --help      show this help\n"
                 "  -V, --version   show the version\n"
                 "\n"
-                "'qosctl COMMAND --help' describes a command. See qosctl(1).\n");
+                "Files (the directories below --root DIR when given):\n"
+                "  programs' rules     " QOS_VENDOR_DIR "/" QOS_APPS_SUBDIR "\n"
+                "  the admin's rules   " QOS_ADMIN_DIR "/" QOS_APPS_SUBDIR "\n"
+                "  this boot's rules   " QOS_RUNTIME_DIR "/" QOS_APPS_SUBDIR "\n"
+                "  qosd's settings     " QOS_ADMIN_DIR "/qosd.conf\n"
+                "  preload library     %s\n"
+                "\n"
+                "'qosctl COMMAND --help' describes a command. See qosctl(1).\n",
+                preload ? preload : QOS_PRELOAD_PATH " (not found)");
 }
 
 int main(int argc, char **argv) {

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* ananicy's files are JSON lines: one object per line, '#' comments. A rule
  * names a process and optionally a type; its own keys override the type's.
- * json-c parses each line. */
+ * json-c parses each line. What a line is follows ananicy-cpp, so that every
+ * rule it loads is imported: the object's keys decide (a "name" string makes
+ * a rule, else a "type" string a type, else a "cgroup" string a cgroup),
+ * not the file's suffix; text around the object on its line is ignored;
+ * names are taken as they are, white space included. */
 #include <ctype.h>
 #include <dirent.h>
 #include <stdlib.h>
@@ -16,8 +20,6 @@
 
 /* Deeper than any real rule tree; stops symlink loops. */
 #define TREE_DEPTH_MAX 16
-/* inih's line buffer, less "Executable=". */
-#define NAME_MAX_LEN (199 - 11)
 
 typedef enum ValueType { VALUE_INT, VALUE_STRING } ValueType;
 
@@ -56,30 +58,49 @@ static void entry_done(AnanicyEntry *e) {
         *e = (AnanicyEntry) {};
 }
 
-/* One line's object into an entry: rules need "name", types "type". */
-static int take_entry(AnanicyTree *t, bool is_type, json_object *obj, RuleOrigin o, DiagList *diag) {
-        const char *id_key = is_type ? "type" : "name";
+static bool has_string(json_object *obj, const char *key, json_object **ret) {
+        return json_object_object_get_ex(obj, key, ret) && json_object_is_type(*ret, json_type_string);
+}
+
+/* One line's object into an entry, by its keys as ananicy-cpp sorts them:
+ * a "name" string is a rule, else a "type" string a type, else a "cgroup"
+ * string one of ananicy's cgroups (which qosd does not make: rules that
+ * use one say so when converted). */
+static int take_entry(AnanicyTree *t, json_object *obj, RuleOrigin o, DiagList *diag) {
         AnanicyEntry e = { .origin = o, .seq = t->n_types + t->n_rules };
         json_object *v;
+        bool is_type = false;
         int r;
 
-        if (!json_object_object_get_ex(obj, id_key, &v) || !json_object_is_type(v, json_type_string) ||
-            !*json_object_get_string(v)) {
+        if (!has_string(obj, "name", &v)) {
+                is_type = has_string(obj, "type", &v);
+                if (!is_type) {
+                        bool cgroup = has_string(obj, "cgroup", &v);
+                        json_object_put(obj);
+                        return cgroup ? 0
+                                      : diag_add(diag, LOG_ERR, o.path, o.line,
+                                                 "no \"name\", \"type\" or \"cgroup\" string; line skipped");
+                }
+        }
+        if (!*json_object_get_string(v)) {
                 json_object_put(obj);
-                return diag_add(diag, LOG_ERR, o.path, o.line, "no \"%s\" string; line skipped", id_key);
+                return diag_add(diag, LOG_ERR, o.path, o.line, "empty \"%s\"; line skipped", is_type ? "type" : "name");
         }
         e.spec = obj;
         e.name = strdup(json_object_get_string(v));
         if (!e.name)
                 goto oom;
+        /* ananicy-cpp looks a rule's type up by its value: one that is not a
+         * string finds none, and the rule stands on its own keys. */
         if (!is_type && json_object_object_get_ex(obj, "type", &v)) {
                 if (!json_object_is_type(v, json_type_string)) {
-                        r = diag_add(diag, LOG_ERR, o.path, o.line, "\"type\" of '%s' is not a string; line skipped", e.name);
-                        entry_done(&e);
-                        return r;
-                }
-                e.type = strdup(json_object_get_string(v));
-                if (!e.type)
+                        r = diag_add(diag, LOG_WARNING, o.path, o.line, "\"type\" of '%s' is not a string; ignored",
+                                     e.name);
+                        if (r < 0) {
+                                entry_done(&e);
+                                return r;
+                        }
+                } else if (!(e.type = strdup(json_object_get_string(v))))
                         goto oom;
         }
 
@@ -103,9 +124,11 @@ oom:
         return -ENOMEM;
 }
 
-static int load_line(AnanicyTree *t, bool is_type, struct json_tokener *tok, const char *s, size_t len,
-                     RuleOrigin o, DiagList *diag) {
+static int load_line(AnanicyTree *t, struct json_tokener *tok, const char *s, size_t len, RuleOrigin o,
+                     DiagList *diag) {
         size_t i = 0;
+        bool around = false;
+        int r;
 
         while (i < len && isspace((unsigned char) s[i]))
                 i++;
@@ -113,6 +136,14 @@ static int load_line(AnanicyTree *t, bool is_type, struct json_tokener *tok, con
                 return 0;
         if (memchr(s, '\0', len))
                 return diag_add(diag, LOG_ERR, o.path, o.line, "NUL byte in line; line skipped");
+        if (s[i] != '{') {
+                /* ananicy-cpp reads from the first '{' of a line. */
+                const char *brace = memchr(s + i, '{', len - i);
+                if (!brace)
+                        return diag_add(diag, LOG_ERR, o.path, o.line, "expected a JSON object; line skipped");
+                i = (size_t) (brace - s);
+                around = true;
+        }
 
         json_tokener_reset(tok);
         json_object *obj = json_tokener_parse_ex(tok, s + i, (int) (len - i));
@@ -125,18 +156,16 @@ static int load_line(AnanicyTree *t, bool is_type, struct json_tokener *tok, con
         }
         while (end < len && isspace((unsigned char) s[end]))
                 end++;
-        if (end < len && s[end] != '#') {
+        around |= end < len && s[end] != '#';
+        if (around && (r = diag_add(diag, LOG_NOTICE, o.path, o.line,
+                                    "text around the JSON object ignored, as ananicy-cpp does")) < 0) {
                 json_object_put(obj);
-                return diag_add(diag, LOG_ERR, o.path, o.line, "text after the JSON object; line skipped");
+                return r;
         }
-        if (!json_object_is_type(obj, json_type_object)) {
-                json_object_put(obj);
-                return diag_add(diag, LOG_ERR, o.path, o.line, "expected a JSON object; line skipped");
-        }
-        return take_entry(t, is_type, obj, o, diag);
+        return take_entry(t, obj, o, diag);
 }
 
-static int load_file(AnanicyTree *t, const char *path, bool is_type, DiagList *diag) {
+static int load_file(AnanicyTree *t, const char *path, DiagList *diag) {
         _cleanup_free_ char *text = NULL;
         size_t len;
         int r;
@@ -160,7 +189,7 @@ static int load_file(AnanicyTree *t, const char *path, bool is_type, DiagList *d
         for (const char *s = text, *e = text + len; s < e && r >= 0;) {
                 const char *nl = memchr(s, '\n', (size_t) (e - s));
                 const char *stop = nl ? nl : e;
-                r = load_line(t, is_type, tok, s, (size_t) (stop - s), (RuleOrigin) { p, ++line }, diag);
+                r = load_line(t, tok, s, (size_t) (stop - s), (RuleOrigin) { p, ++line }, diag);
                 s = nl ? nl + 1 : e;
         }
         json_tokener_free(tok);
@@ -186,8 +215,9 @@ static int walk(AnanicyTree *t, const char *dir, unsigned depth, DiagList *diag)
                         if (asprintf(&path, "%s/%s", dir, name) < 0) {
                                 path = NULL;
                                 r = -ENOMEM;
-                        } else if (has_suffix(name, ".types") || has_suffix(name, ".rules"))
-                                r = load_file(t, path, has_suffix(name, ".types"), diag);
+                        } else if (has_suffix(name, ".types") || has_suffix(name, ".rules") ||
+                                   has_suffix(name, ".cgroups"))
+                                r = load_file(t, path, diag);
                         else if (depth < TREE_DEPTH_MAX) {
                                 DIR *d = opendir(path);
                                 if (d) {
@@ -210,7 +240,8 @@ static int cmp_entry(const void *a, const void *b) {
         return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Sort by name; of entries with one name keep the last, as ananicy does. */
+/* Sort by name; of entries with one name keep the last, as ananicy does.
+ * The same line twice (collections have them) changes nothing: a note. */
 static int dedup(AnanicyEntry *v, size_t *n, const char *what, DiagList *diag) {
         size_t k = 0;
         if (*n == 0)
@@ -218,9 +249,11 @@ static int dedup(AnanicyEntry *v, size_t *n, const char *what, DiagList *diag) {
         qsort(v, *n, sizeof *v, cmp_entry);
         for (size_t i = 0; i < *n; i++) {
                 if (i + 1 < *n && strcmp(v[i].name, v[i + 1].name) == 0) {
-                        int r = diag_add(diag, LOG_WARNING, v[i + 1].origin.path, v[i + 1].origin.line,
-                                         "%s '%s' again (first at %s:%u); this one replaces it", what, v[i].name,
-                                         v[i].origin.path, v[i].origin.line);
+                        bool same = json_object_equal(v[i].spec, v[i + 1].spec);
+                        int r = diag_add(diag, same ? LOG_NOTICE : LOG_WARNING, v[i + 1].origin.path,
+                                         v[i + 1].origin.line, "%s '%s' again (first at %s:%u)%s", what, v[i].name,
+                                         v[i].origin.path, v[i].origin.line,
+                                         same ? ", the same" : "; this one replaces it");
                         entry_done(&v[i]);
                         if (r < 0)
                                 return r;
@@ -380,40 +413,31 @@ static int decide_class(Convert *c) {
         return set_reason(c, QCLASS_UTILITY, NULL, NULL, false);
 }
 
-/* qos.d values are trimmed by inih and cut at " ;"; names that would
- * change on the way cannot be carried. */
-static const char *name_problem(const char *name) {
-        size_t len = strlen(name);
-        for (const char *p = name; *p; p++)
-                len += strchr("*?[\\", *p) != NULL; /* escaped when written */
-        if (len > NAME_MAX_LEN)
-                return "is too long for a qos.d line";
-        for (const char *p = name; *p; p++)
-                if (iscntrl((unsigned char) *p))
-                        return "contains control characters";
-        if (isspace((unsigned char) name[0]) || isspace((unsigned char) name[strlen(name) - 1]))
-                return "starts or ends with white space";
-        for (const char *p = name + 1; *p; p++)
-                if (*p == ';' && isspace((unsigned char) p[-1]))
-                        return "contains \" ;\", which starts a comment in qos.d";
-        return NULL;
-}
-
 int ananicy_convert(const AnanicyTree *t, const AnanicyEntry *rule, AnanicyConversion *ret, DiagList *diag) {
         Convert c = { .rule = rule, .out = ret, .diag = diag };
         const char *problem;
         int r;
 
         *ret = (AnanicyConversion) {};
-        if ((problem = name_problem(rule->name)))
+        if ((problem = ananicy_name_problem(rule->name)))
                 return diag_add(diag, LOG_ERR, rule->origin.path, rule->origin.line, "name '%s' %s; rule skipped",
                                 rule->name, problem);
+        /* A typo, most likely; but ananicy-cpp compares names as they are. */
+        size_t len = strlen(rule->name);
+        if ((isspace((unsigned char) rule->name[0]) || isspace((unsigned char) rule->name[len - 1])) &&
+            (r = diag_add(diag, LOG_NOTICE, rule->origin.path, rule->origin.line,
+                          "name '%s' starts or ends with white space; matched as it is, as ananicy-cpp does",
+                          rule->name)) < 0)
+                return r;
+        /* ananicy-cpp applies a rule whose type it does not know with the
+         * rule's own keys; so does the conversion. */
         if (rule->type) {
                 c.type = t->n_types ? bsearch(rule->type, t->types, t->n_types, sizeof *t->types, cmp_name_key)
                                     : NULL;
-                if (!c.type)
-                        return diag_add(diag, LOG_ERR, rule->origin.path, rule->origin.line,
-                                        "%s: unknown type '%s'; rule skipped", rule->name, rule->type);
+                if (!c.type && (r = diag_add(diag, LOG_WARNING, rule->origin.path, rule->origin.line,
+                                             "%s: unknown type '%s'; converted from the rule's own keys",
+                                             rule->name, rule->type)) < 0)
+                        return r;
         }
 
         r = decide_class(&c);
@@ -446,40 +470,4 @@ void ananicy_conversion_done(AnanicyConversion *c) {
                 free(c->lost[i]);
         free(c->lost);
         *c = (AnanicyConversion) {};
-}
-
-char *ananicy_file_name(const char *rule_name) {
-        const char *s = rule_name;
-        while (*s == '/')
-                s++;
-        size_t n = strlen(s);
-        char *f = malloc(n + strlen(".conf") + 2);
-        if (!f)
-                return NULL;
-        char *p = f;
-        if (*s == '.')
-                *p++ = '_';
-        for (; *s; s++)
-                *p++ = *s == '/' ? '-' : (isalnum((unsigned char) *s) || strchr("._+@-", *s)) ? *s : '_';
-        strcpy(p, ".conf");
-        return f;
-}
-
-void ananicy_write_conf(FILE *f, const AnanicyEntry *rule, const AnanicyConversion *c) {
-        fprintf(f, "# Imported from ananicy, %s:%u\n", rule->origin.path, rule->origin.line);
-        fprintf(f, "# rule \"%s\"%s%s: %s\n", rule->name, rule->type ? ", type " : "", rule->type ? rule->type : "",
-                c->reason);
-        if (c->n_lost > 0)
-                fprintf(f, "# Not carried over:\n");
-        for (size_t i = 0; i < c->n_lost; i++)
-                fprintf(f, "#   %s\n", c->lost[i]);
-
-        /* ananicy names are plain: escape what qos.d would read as a glob. */
-        fprintf(f, "\n[Match]\nExecutable=");
-        for (const char *s = rule->name; *s; s++) {
-                if (strchr("*?[\\", *s))
-                        fputc('\\', f);
-                fputc(*s, f);
-        }
-        fprintf(f, "\n\n[Process]\nClass=%s\n", qclass_to_string(c->class));
 }

@@ -27,9 +27,10 @@ typedef struct AnanicyTree {
         size_t n_rules;
 } AnanicyTree;
 
-/* Read every *.types and *.rules file below src (in name order, as ananicy
- * does). Broken lines are reported and skipped; a name given twice keeps
- * the later entry and says so. -ENOMEM, or -errno when src cannot be read. */
+/* Read every *.rules, *.types and *.cgroups file below src, in name order.
+ * Each line's keys say what it is, as in ananicy-cpp (see the .c file).
+ * Broken lines are reported and skipped; a name given twice keeps the later
+ * entry and says so. -ENOMEM, or -errno when src cannot be read. */
 int ananicy_tree_load(AnanicyTree *t, const char *src, DiagList *diag);
 void ananicy_tree_done(AnanicyTree *t);
 
@@ -41,13 +42,25 @@ typedef struct AnanicyConversion {
 } AnanicyConversion;
 
 /* The class for a rule and what is lost. A rule that cannot be converted
- * (unknown type, a name qos.d cannot hold) is reported and returns 0;
- * 1 on success, -ENOMEM. */
+ * (a name qos.d cannot hold) is reported and returns 0; 1 on success,
+ * -ENOMEM. An unknown type is a warning: the rule's own keys decide. */
 int ananicy_convert(const AnanicyTree *t, const AnanicyEntry *rule, AnanicyConversion *ret, DiagList *diag);
 void ananicy_conversion_done(AnanicyConversion *c);
 
-/* "firefox.conf"; a path name becomes "usr-lib-foo-bar.conf". Caller frees. */
+/* Why a rule's name cannot be carried into a qos.d file (control
+ * characters; a line or file name that would be too long), or NULL. */
+const char *ananicy_name_problem(const char *name);
+
+/* The Executable= value that qos.d reads back as exactly this name: glob
+ * characters escaped, white space at either end or before ';' or '#'
+ * written as "[ ]". Caller frees; NULL: out of memory. */
+char *ananicy_match_value(const char *name);
+
+/* The file for a rule: its name escaped by file_name_escape() (file-name.h)
+ * plus ".conf", so distinct names never share a file: "原神.exe.conf",
+ * "\x2fusr\x2fbin\x2ffoo.conf" for "/usr/bin/foo". The file name decides
+ * nothing: the file matches by Executable=. Caller frees; NULL: no memory. */
 char *ananicy_file_name(const char *rule_name);
 
-/* The qos.d file for one converted rule. */
-void ananicy_write_conf(FILE *f, const AnanicyEntry *rule, const AnanicyConversion *c);
+/* The qos.d file for one converted rule. 0, -ENOMEM. */
+int ananicy_write_conf(FILE *f, const AnanicyEntry *rule, const AnanicyConversion *c);

@@ -41,8 +41,9 @@ typedef struct Options {
 static void help(void) {
         printf("Usage: qosd [OPTIONS]\n\n"
                "Give every thread the QoS class its rules say, from the moment it appears.\n\n"
-               "  -R, --root DIR          prefix for /etc/qos, /usr/share/qos, /run/qos (also $QOS_ROOT)\n"
-               "      --config FILE       daemon settings (default ROOT/etc/qos/qosd.conf)\n"
+               "  -R, --root DIR          prefix for " QOS_ADMIN_DIR ", " QOS_VENDOR_DIR ",\n"
+               "                          " QOS_RUNTIME_DIR " (also $QOS_ROOT)\n"
+               "      --config FILE       daemon settings (default ROOT" SETTINGS_FILE ")\n"
                "      --sys-root DIR      prefix for the profile files in /sys (default: ROOT)\n"
                "      --bus-address ADDR  D-Bus address (default: the system bus,\n"
                "                          $DBUS_SYSTEM_BUS_ADDRESS)\n"
