@@ -8,6 +8,7 @@
  * still due and prints one line:
  *
  *   ok N limited N other N [first-other-error]
+ *   limited: MESSAGE-OF-THE-FIRST-RATELIMITED-ERROR
  *
  *   qos-bus-flood CONNECTIONS explain TID
  *   qos-bus-flood CONNECTIONS list-all
@@ -40,7 +41,7 @@ struct Flood {
         long pending;
         bool stopping;
         long ok, limited, other;
-        char first_other[256];
+        char first_other[256], first_limited[256];
 };
 
 static int send_one(Conn *c);
@@ -52,8 +53,11 @@ static int on_reply(sd_bus_message *m, void *userdata, sd_bus_error *unused) {
 
         if (!e)
                 f->ok++;
-        else if (sd_bus_error_has_name(e, QOS_BUS_ERROR_RATE_LIMITED))
+        else if (sd_bus_error_has_name(e, QOS_BUS_ERROR_RATE_LIMITED)) {
+                if (!f->limited)
+                        snprintf(f->first_limited, sizeof f->first_limited, "%s", e->message ?: "");
                 f->limited++;
+        }
         else {
                 if (!f->other)
                         snprintf(f->first_other, sizeof f->first_other, "%s: %s", e->name, e->message ?: "");
@@ -126,7 +130,8 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "qos-bus-flood: %s\n", strerror(-r));
                 return 1;
         }
-        printf("ok %ld limited %ld other %ld%s%s\n", f.ok, f.limited, f.other, f.other ? " " : "", f.first_other);
+        printf("ok %ld limited %ld other %ld%s%s\nlimited: %s\n", f.ok, f.limited, f.other, f.other ? " " : "",
+               f.first_other, f.first_limited);
         for (size_t i = 0; i < f.n_conns; i++)
                 sd_bus_flush_close_unref(conns[i].bus);
         sd_event_unref(f.event);
