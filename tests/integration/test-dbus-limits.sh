@@ -85,7 +85,8 @@ ot=$(tid_of omain)
 wait_view "$ot" "$BG" "the owner's own rule classes its program"
 
 for target in "$vt owner" "$rt root"; do
-        set -- $target
+        read -r t who <<<"$target"
+        set -- "$t" "$who"
         out=$(as "$mallory" "$CTL" explain "$1")
         line_is "$out" "command line" "hidden: not your process" "explain $2's thread as another user"
         line_is "$out" cgroup "hidden: not your process" "explain $2's thread as another user"
@@ -241,10 +242,5 @@ assert_contains "$(cat "$TEST_TMP/ps.err")" "incomplete list: qosd says the list
         "ps -a says the list is cut"
 ok "ListTasks stops at ListTasksMax= and says so"
 
-printf '\n| attack | attempts | disclosures |\n| --- | ---: | ---: |\n'
-for k in "${!tried[@]}"; do
-        printf '| %s | %s | 0 |\n' "$k" "${tried[$k]}"
-done | sort
-echo "$attempts attempts tried, $disclosures disclosures"
-[ "$disclosures" = 0 ] || fail "$disclosures disclosures"
+attack_table disclosures "$disclosures"
 stop_qosd TERM
