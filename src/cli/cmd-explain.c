@@ -10,7 +10,10 @@ static void help(void) {
                "Explain a thread's class: what the rules looked at, which rule decided\n"
                "and why (process or thread rule, caps), what qosd set, what the kernel\n"
                "accepted or refused, and whether someone else changed it since.\n"
-               "A PID explains the process's main thread. Asks qosd.\n");
+               "A PID explains the process's main thread. Asks qosd.\n\n"
+               "Another user's thread (unless you are root) shows \"hidden: not your\n"
+               "process\" for its executable, command line, cgroup, timer slack and a\n"
+               "verdict from its owner's own rule file.\n");
 }
 
 int cmd_explain(int argc, char **argv) {

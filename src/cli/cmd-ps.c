@@ -3,6 +3,7 @@
  * their class, the rule that gave it, and the knobs in force now. */
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bus-client.h"
 #include "cli.h"
@@ -15,7 +16,9 @@ static void help(void) {
                "  -p, --pid PID    only the threads of process PID\n"
                "  -h, --help       show this help\n\n"
                "STATE is applied (qosd's class), inherited (created by a managed task),\n"
-               "foreign (changed by someone else since: left alone), unmanaged, realtime.\n");
+               "foreign (changed by someone else since: left alone), unmanaged, realtime.\n"
+               "Other users' threads show what /proc shows anyone: no timer slack, and no\n"
+               "RULE from the owner's own rule file (\"hidden: not your process\").\n");
 }
 
 int cmd_ps(int argc, char **argv) {
@@ -62,6 +65,10 @@ int cmd_ps(int argc, char **argv) {
                 r = sd_bus_message_read(reply, "(iisssss)", &pid, &tid, &comm, &cls, &state, &origin, &knobs);
                 if (r <= 0)
                         break;
+                if (pid == 0 && strcmp(state, QOS_LIST_TASKS_TRUNCATED) == 0) {
+                        fprintf(stderr, "qosctl: incomplete list: qosd says %s\n", origin);
+                        continue;
+                }
                 if (only && pid != only)
                         continue;
                 printf("%-7d %-7d %-15s %-16s %-9s %-30s %s\n", pid, tid, comm, cls, state,

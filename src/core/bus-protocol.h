@@ -24,6 +24,10 @@
 #define QOS_BUS_METHOD_END_OVERRIDE "EndOverride"
 #define QOS_BUS_SIGNATURE_END_OVERRIDE "t"
 
+/* ListTasks(b all) -> a(iisssss): a list longer than qosd's ListTasksMax=
+ * ends with one row of PID 0 and state QOS_LIST_TASKS_TRUNCATED. */
+#define QOS_LIST_TASKS_TRUNCATED "truncated"
+
 #define QOS_BUS_ERROR_NO_SUCH_TASK "org.qosd.QoS1.Error.NoSuchTask"
 #define QOS_BUS_ERROR_INVALID_CONFIG "org.qosd.QoS1.Error.InvalidConfig"
 #define QOS_BUS_ERROR_PROFILE "org.qosd.QoS1.Error.Profile"

@@ -139,6 +139,20 @@ int proc_uid(pid_t pid, uid_t *ret) {
         return 0;
 }
 
+int proc_owned_by(pid_t tid, uid_t uid) {
+        char v[96];
+        unsigned long ids[4];
+        int r = status_field(tid, "Uid", v, sizeof v);
+        if (r < 0)
+                return r;
+        if (sscanf(v, "%lu %lu %lu %lu", &ids[0], &ids[1], &ids[2], &ids[3]) != 4)
+                return -EIO;
+        for (size_t i = 0; i < 4; i++)
+                if (ids[i] != (unsigned long) uid)
+                        return 0;
+        return 1;
+}
+
 int proc_comm(pid_t pid, pid_t tid, char ret[PROC_COMM_MAX]) {
         char buf[64];
         size_t len;

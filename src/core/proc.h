@@ -31,6 +31,11 @@ int proc_tgid(pid_t tid, pid_t *ret);
 /* Real uid of a process. */
 int proc_uid(pid_t pid, uid_t *ret);
 
+/* 1 if the real, effective, saved and file-system uids of the thread are
+ * all uid (the uid half of the kernel's ptrace access check), 0 if not,
+ * -ESRCH if gone. */
+int proc_owned_by(pid_t tid, uid_t uid);
+
 /* Thread name (comm), newline stripped. */
 int proc_comm(pid_t pid, pid_t tid, char ret[PROC_COMM_MAX]);
 

@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "broker.h"
+#include "bus-protocol.h"
+#include "clock.h"
 #include "dbus-manager.h"
 #include "explain.h"
 #include "log.h"
 #include "macro.h"
 #include "overrides.h"
 #include "proc.h"
+#include "query-limits.h"
 #include "sched-profile.h"
 #include "qos-config.h"
 #include "reload.h"
@@ -30,12 +34,49 @@ static int require_root(sd_bus_message *msg, sd_bus_error *error) {
         return 0;
 }
 
-static int append_row(sd_bus_message *reply, const TaskRow *row) {
-        return sd_bus_message_append(reply, "(iisssss)", (int32_t) row->pid, (int32_t) row->tid,
-                                     row->comm, row->class, row->state, row->origin, row->knobs);
+/* Who asks, and whether their user may ask again now (query-limits.h):
+ * before any work, so a flood costs a hash lookup and an error each. */
+static int admit(Manager *m, sd_bus_message *msg, QueryKind kind, Caller *ret, sd_bus_error *error) {
+        int r = broker_identify(m, msg, ret);
+        if (r == -ESRCH)
+                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
+                                        "Cannot identify the caller: it exited, or its PID was reused.");
+        if (r < 0)
+                return sd_bus_error_set_errnof(error, r, "Cannot identify the caller: %s", strerror(-r));
+        if (!query_limits_take(&m->queries, kind, ret->uid, clock_usec(CLOCK_MONOTONIC))) {
+                log_debug("%s from pid %d uid %u: rate limited", query_name(kind), (int) ret->pid,
+                          (unsigned) ret->uid);
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_RATE_LIMITED,
+                                         "Too many %s calls from uid %u (at most %g a second, bursts of %g); "
+                                         "try again in a moment.", query_name(kind), (unsigned) ret->uid,
+                                         query_rate(kind), query_burst(kind));
+        }
+        return 0;
 }
 
-static int list_all(Manager *m, sd_bus_message *reply) {
+/* The rows of a ListTasks reply, as the caller may see them, at most
+ * ListTasksMax=: the reply's size and the time one call holds the event
+ * loop stay bounded on any machine. */
+typedef struct RowSink {
+        sd_bus_message *reply;
+        uid_t viewer;
+        size_t n;
+} RowSink;
+
+/* 1: added, 0: the list is full, <0: error. */
+static int add_row(Manager *m, RowSink *s, pid_t pid, pid_t tid, bool own) {
+        TaskRow row;
+        if (s->n >= m->settings.list_tasks_max)
+                return 0;
+        if (task_row_fill(m, pid, tid, own, &row) < 0)
+                return 1; /* exited meanwhile: nothing to say */
+        s->n++;
+        int r = sd_bus_message_append(s->reply, "(iisssss)", (int32_t) row.pid, (int32_t) row.tid, row.comm,
+                                      row.class, row.state, row.origin, row.knobs);
+        return r < 0 ? r : 1;
+}
+
+static int list_all(Manager *m, RowSink *s) {
         _cleanup_free_ pid_t *pids = NULL;
         size_t n;
         int r = proc_list_pids(&pids, &n);
@@ -46,48 +87,54 @@ static int list_all(Manager *m, sd_bus_message *reply) {
                 size_t nt;
                 if (proc_list_tasks(pids[i], &tids, &nt) < 0)
                         continue; /* exited meanwhile */
+                bool own = explain_may_see(s->viewer, pids[i]);
                 for (size_t j = 0; j < nt; j++) {
-                        TaskRow row;
-                        if (task_row_fill(m, pids[i], tids[j], &row) < 0)
-                                continue;
-                        r = append_row(reply, &row);
-                        if (r < 0)
+                        r = add_row(m, s, pids[i], tids[j], own);
+                        if (r <= 0)
                                 return r;
                 }
         }
-        return 0;
+        return 1;
 }
 
-static int list_managed(Manager *m, sd_bus_message *reply) {
+static int list_managed(Manager *m, RowSink *s) {
         _cleanup_free_ TaskEntry **list = NULL;
         size_t n;
         int r = registry_list(&m->tasks, &list, &n);
         if (r < 0)
                 return r;
         for (size_t i = 0; i < n; i++) {
-                TaskRow row;
-                if (task_row_fill(m, list[i]->tgid, list[i]->tid, &row) < 0)
-                        continue;
-                r = append_row(reply, &row);
-                if (r < 0)
+                r = add_row(m, s, list[i]->tgid, list[i]->tid, explain_may_see(s->viewer, list[i]->tgid));
+                if (r <= 0)
                         return r;
         }
-        return 0;
+        return 1;
 }
 
 static int method_list_tasks(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         Manager *m = userdata;
         sd_bus_message *reply = NULL;
+        Caller caller;
         int all, r;
 
         r = sd_bus_message_read(msg, "b", &all);
         if (r < 0)
                 return r;
+        r = admit(m, msg, QUERY_LIST_TASKS, &caller, error);
+        if (r < 0)
+                return r;
         r = sd_bus_message_new_method_return(msg, &reply);
         if (r >= 0)
                 r = sd_bus_message_open_container(reply, 'a', "(iisssss)");
+        RowSink sink = { .reply = reply, .viewer = caller.uid };
         if (r >= 0)
-                r = all ? list_all(m, reply) : list_managed(m, reply);
+                r = all ? list_all(m, &sink) : list_managed(m, &sink);
+        if (r == 0) {
+                char why[64];
+                snprintf(why, sizeof why, "the list stops at %u threads (ListTasksMax=)", m->settings.list_tasks_max);
+                log_debug("ListTasks: %s", why);
+                r = sd_bus_message_append(reply, "(iisssss)", 0, 0, "", "", QOS_LIST_TASKS_TRUNCATED, why, "");
+        }
         if (r >= 0)
                 r = sd_bus_message_close_container(reply);
         if (r >= 0)
@@ -100,6 +147,7 @@ static int method_explain(sd_bus_message *msg, void *userdata, sd_bus_error *err
         Manager *m = userdata;
         sd_bus_message *reply = NULL;
         Explanation x = {};
+        Caller caller;
         int32_t tid;
         int r;
 
@@ -108,7 +156,10 @@ static int method_explain(sd_bus_message *msg, void *userdata, sd_bus_error *err
                 return r;
         if (tid <= 0)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "Invalid thread ID %d.", tid);
-        r = explain_thread(m, tid, &x);
+        r = admit(m, msg, QUERY_EXPLAIN, &caller, error);
+        if (r < 0)
+                return r;
+        r = explain_thread(m, tid, caller.uid, &x);
         if (r == -ESRCH || r == -ENOENT)
                 return sd_bus_error_setf(error, QOS_BUS_ERROR_NO_SUCH_TASK, "No such process or thread: %d.", tid);
         if (r < 0)
@@ -214,6 +265,7 @@ COUNTER(overrides_count(m), active_overrides)
 COUNTER(process_table_size(&m->procs), processes_tracked)
 COUNTER(m->rules ? ruleset_size(m->rules) : 0, rules_loaded)
 COUNTER(m->source ? (uint64_t) event_source_rcvbuf(m->source) : 0, rcvbuf)
+COUNTER(m->queries.limited, queries_limited)
 
 static int get_last_reload_ok(sd_bus *bus, const char *path, const char *iface, const char *prop,
                               sd_bus_message *reply, void *userdata, sd_bus_error *error) {
@@ -284,6 +336,7 @@ static const sd_bus_vtable manager_vtable[] = {
         PROP_T("Reloads", reloads),
         PROP_T("ReloadFailures", reload_failures),
         PROP_T("LastReloadTime", last_reload_time),
+        PROP_T("QueriesRateLimited", queries_limited),
         SD_BUS_PROPERTY("LastReloadOK", "b", get_last_reload_ok, 0, 0),
         SD_BUS_PROPERTY("LastReloadMessage", "s", get_string, 0, 0),
         SD_BUS_PROPERTY("Profile", "s", get_string, 0, 0),

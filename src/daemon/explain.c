@@ -52,6 +52,37 @@ static void process_record_freep(ProcessRecord **p) {
         process_record_free(*p);
 }
 
+bool explain_may_see(uid_t viewer, pid_t tid) {
+        return viewer == 0 || proc_owned_by(tid, viewer) > 0;
+}
+
+static const char *shown(bool own, const char *value) {
+        return own ? value : EXPLAIN_HIDDEN;
+}
+
+/* A rule in a user's own directory is that user's private file: which
+ * line matched tells what the file says. The admin's files are public. */
+static bool origin_private(const Manager *m, const char *origin) {
+        for (size_t i = 0; origin && i < m->user_dirs.n; i++) {
+                const char *dir = m->user_dirs.dirs[i].dir;
+                if (dir && strncmp(origin, dir, strlen(dir)) == 0)
+                        return true;
+        }
+        return false;
+}
+
+/* The knobs as /proc and the scheduler calls show them to the viewer:
+ * policy, nice, slice, ioprio and the cpu cgroup any user may read; the
+ * timer slack of another process only with CAP_SYS_NICE. */
+static const char *knobs(bool own, const TaskAttr *a, char *buf, size_t size) {
+        task_attr_format(a, own ? KNOBS_ALL : KNOBS_ALL & ~KNOB_BIT(KNOB_TIMER_SLACK), buf, size);
+        if (!own && kernel_caps()->supported[KNOB_TIMER_SLACK]) {
+                size_t len = strlen(buf);
+                snprintf(buf + len, size - len, "%s%s=hidden", len ? " " : "", knob_to_string(KNOB_TIMER_SLACK));
+        }
+        return buf;
+}
+
 static const char *verdict(const Decision *d, char *buf, size_t size) {
         char origin[300];
         if (!d->match.app && d->class == QCLASS_UNSPECIFIED) {
@@ -88,7 +119,7 @@ static int explain_knobs(Explanation *x, const TaskEntry *e) {
         return r;
 }
 
-int explain_thread(Manager *m, pid_t tid, Explanation *ret) {
+int explain_thread(Manager *m, pid_t tid, uid_t viewer, Explanation *ret) {
         _cleanup_(process_record_freep) ProcessRecord *rec = NULL;
         Explanation x = {};
         char comm[PROC_COMM_MAX], buf[512];
@@ -109,16 +140,18 @@ int explain_thread(Manager *m, pid_t tid, Explanation *ret) {
                 r = process_record_read(pid, 0, &rec);
         if (r < 0)
                 return r;
+        bool own = explain_may_see(viewer, tid);
 
         r = add(&x, "thread", "%d (%s)", (int) tid, comm);
         if (r >= 0)
-                r = add(&x, "process", "%d (%s) %s", (int) pid, rec->comm, rec->exe ?: "(no executable)");
+                r = add(&x, "process", "%d (%s) %s", (int) pid, rec->comm,
+                        own ? rec->exe ?: "(no executable)" : "executable " EXPLAIN_HIDDEN);
         if (r >= 0 && rec->cmdline && *rec->cmdline)
-                r = add(&x, "command line", "%s", rec->cmdline);
+                r = add(&x, "command line", "%s", shown(own, rec->cmdline));
         if (r >= 0)
                 r = add(&x, "user", "%u", (unsigned) rec->uid);
         if (r >= 0 && rec->cgroup)
-                r = add(&x, "cgroup", "%s", rec->cgroup);
+                r = add(&x, "cgroup", "%s", shown(own, rec->cgroup));
         if (r >= 0)
                 r = add(&x, "foreground", "%s", focus_state_of(m, pid, buf, sizeof buf));
         if (r < 0)
@@ -126,9 +159,11 @@ int explain_thread(Manager *m, pid_t tid, Explanation *ret) {
 
         if (m->rules) {
                 if (policy_decide(m->rules, rec, NULL, &dp) >= 0)
-                        r = add(&x, "process rule", "%s", verdict(&dp, buf, sizeof buf));
+                        r = add(&x, "process rule", "%s",
+                                shown(own || !dp.match.user_rule, verdict(&dp, buf, sizeof buf)));
                 if (r >= 0 && control_decide(m, rec, comm, &dt) >= 0) {
-                        r = add(&x, "thread verdict", "%s", verdict(&dt, buf, sizeof buf));
+                        r = add(&x, "thread verdict", "%s",
+                                shown(own || !dt.match.user_rule, verdict(&dt, buf, sizeof buf)));
                         if (r >= 0 && dt.capped)
                                 r = add(&x, "capped", "to %s by MaxClass at %s:%u", qclass_to_string(dt.class),
                                         dt.match.limit_origin.path ?: "?", dt.match.limit_origin.line);
@@ -154,11 +189,11 @@ int explain_thread(Manager *m, pid_t tid, Explanation *ret) {
                 r = add(&x, "qosd", "%s %s%s", task_state_to_string(e->state), qclass_to_string(e->class),
                         e->recovered ? " (recovered after a restart)" : "");
                 if (r >= 0)
-                        r = add(&x, "origin", "%s", e->origin ?: "");
+                        r = add(&x, "origin", "%s", shown(own || !origin_private(m, e->origin), e->origin ?: ""));
                 if (r >= 0)
-                        r = add(&x, "original", "%s", task_attr_format(&e->orig, KNOBS_ALL, buf, sizeof buf));
+                        r = add(&x, "original", "%s", knobs(own, &e->orig, buf, sizeof buf));
                 if (r >= 0)
-                        r = add(&x, "set by qosd", "%s", task_attr_format(&e->set, KNOBS_ALL, buf, sizeof buf));
+                        r = add(&x, "set by qosd", "%s", knobs(own, &e->set, buf, sizeof buf));
                 if (r >= 0)
                         r = explain_knobs(&x, e);
                 if (r >= 0 && e->state == TASK_FOREIGN)
@@ -167,15 +202,16 @@ int explain_thread(Manager *m, pid_t tid, Explanation *ret) {
                                 m->settings.on_foreign == FOREIGN_REAPPLY ? " until the next evaluation" : "");
         }
         if (r >= 0)
-                r = add(&x, "now", "%s", task_attr_format(&cur, KNOBS_ALL, buf, sizeof buf));
-        /* Where the class acts: across applications only from qosd's group. */
+                r = add(&x, "now", "%s", knobs(own, &cur, buf, sizeof buf));
+        /* Where the class acts: across applications only from qosd's group.
+         * It and the unit name the cgroup, which others do not see. */
         if (r >= 0 && kernel_caps()->supported[KNOB_GROUP] &&
             group_describe(tid, e ? e->class : class_from_attr(&cur, kernel_caps()), buf, sizeof buf) >= 0)
-                r = add(&x, "group", "%s", buf);
+                r = add(&x, "group", "%s", shown(own, buf));
         /* On a systemd machine, the share against other applications is the unit's. */
         pid_t tgid;
         if (r >= 0 && proc_tgid(tid, &tgid) >= 0 && units_describe(m, tgid, buf, sizeof buf) >= 0)
-                r = add(&x, "unit", "%s", buf);
+                r = add(&x, "unit", "%s", shown(own, buf));
         if (r >= 0 && task_attr_is_realtime(&cur))
                 r = add(&x, "note", "real-time or deadline thread: qosd never touches it");
         if (r < 0)
@@ -187,7 +223,7 @@ fail:
         return r;
 }
 
-int task_row_fill(Manager *m, pid_t pid, pid_t tid, TaskRow *ret) {
+int task_row_fill(Manager *m, pid_t pid, pid_t tid, bool own, TaskRow *ret) {
         TaskRow row = { .pid = pid, .tid = tid };
         TaskAttr cur;
         uint64_t start;
@@ -200,13 +236,14 @@ int task_row_fill(Manager *m, pid_t pid, pid_t tid, TaskRow *ret) {
                 r = task_attr_read(tid, &cur);
         if (r < 0)
                 return r;
-        task_attr_format(&cur, KNOBS_ALL, row.knobs, sizeof row.knobs);
+        knobs(own, &cur, row.knobs, sizeof row.knobs);
 
         TaskEntry *e = registry_get(&m->tasks, tid);
         if (e && e->start_time == start) {
                 row.class = qclass_to_string(e->class);
                 row.state = task_state_to_string(e->state);
-                snprintf(row.origin, sizeof row.origin, "%s", e->origin ?: "");
+                snprintf(row.origin, sizeof row.origin, "%s",
+                         shown(own || !origin_private(m, e->origin), e->origin ?: ""));
         } else {
                 QClass q = class_from_attr(&cur, kernel_caps());
                 row.class = q ? qclass_to_string(q) : "custom";

@@ -5,6 +5,7 @@
  * ordered list of (key, value) lines; D-Bus carries it as a(ss). */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -19,8 +20,18 @@ typedef struct Explanation {
         size_t n;
 } Explanation;
 
-/* -ESRCH if no such thread. */
-int explain_thread(Manager *m, pid_t tid, Explanation *ret);
+/* What stands for a value the viewer may not see. */
+#define EXPLAIN_HIDDEN "hidden: not your process"
+
+/* Whether viewer (a uid) sees all of thread tid: root and the thread's
+ * owner do (the uid half of /proc's ptrace check); others see what /proc
+ * shows any user, and EXPLAIN_HIDDEN for the executable, the command line,
+ * the cgroup (and the group and unit, which name it), the timer slack and
+ * verdicts from the owner's own rule file. docs/security.md says why. */
+bool explain_may_see(uid_t viewer, pid_t tid);
+
+/* As viewer sees it; -ESRCH if no such thread. */
+int explain_thread(Manager *m, pid_t tid, uid_t viewer, Explanation *ret);
 void explanation_clear(Explanation *x);
 
 /* One line for `qosctl ps`: the class qosd gave (or the one the knobs
@@ -34,4 +45,5 @@ typedef struct TaskRow {
         char knobs[160];
 } TaskRow;
 
-int task_row_fill(Manager *m, pid_t pid, pid_t tid, TaskRow *ret);
+/* own: the viewer may see all of it (explain_may_see). */
+int task_row_fill(Manager *m, pid_t pid, pid_t tid, bool own, TaskRow *ret);

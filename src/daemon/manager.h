@@ -10,6 +10,7 @@
 
 #include "event-source.h"
 #include "process-table.h"
+#include "query-limits.h"
 #include "rules.h"
 #include "settings.h"
 #include "user-rules.h"
@@ -75,6 +76,7 @@ typedef struct Manager {
         bool exiting;
         TaskAttr self_orig;     /* qosd's own thread before it took its class */
         Counters counters;
+        QueryLimits queries;    /* ListTasks and Explain, per user */
         ReloadStatus last_reload;
 } Manager;
 

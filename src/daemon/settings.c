@@ -30,6 +30,7 @@ void settings_init(Settings *s) {
                 .request_max_class = QCLASS_USER_INTERACTIVE,
                 .request_rate = 20,
                 .request_burst = 50,
+                .list_tasks_max = 16384,
         };
 }
 
@@ -140,6 +141,8 @@ static int set_broker_key(Settings *s, const char *key, const char *value) {
                 return parse_count(value, 100000, &s->request_rate);
         if (strcasecmp(key, "RequestBurst") == 0)
                 return parse_count(value, 100000, &s->request_burst);
+        if (strcasecmp(key, "ListTasksMax") == 0)
+                return parse_count(value, 4194304, &s->list_tasks_max);
         return -ENOKEY;
 }
 

@@ -38,6 +38,7 @@ typedef struct Settings {
         QClass request_max_class;       /* RequestMaxClass=: cap on requests of non-root users */
         unsigned request_rate;  /* RequestRate=: requests per second per process (per user: 4x) */
         unsigned request_burst; /* RequestBurst=: the bucket (per user: 4x) */
+        unsigned list_tasks_max;        /* ListTasksMax=: rows in one ListTasks reply */
 } Settings;
 
 void settings_init(Settings *s);

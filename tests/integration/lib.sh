@@ -277,6 +277,20 @@ command_tid() { # name command...
         awk -v n="$name" '$2 == n { t = $1 } END { print t }' "$TEST_TMP/cmd.out"
 }
 
+# The attack table of a security test, as docs/security.md shows it: the
+# rows of the associative array `tried` (row -> attempts) and the total in
+# $attempts. WORD names what must not have happened, N how often it did.
+# shellcheck disable=SC2154 # tried and attempts are the caller's
+attack_table() { # word n
+        local row
+        printf '\n| attack | attempts | %s |\n| --- | ---: | ---: |\n' "$1"
+        for row in "${!tried[@]}"; do
+                printf '| %s | %d | 0 |\n' "$row" "${tried[$row]}"
+        done | sort
+        echo "$attempts attempts tried, $2 $1"
+        [ "$2" = 0 ] || fail "$2 $1"
+}
+
 # One counter from `qosctl status`.
 qosd_status() { # name
         "$QOSCTL" status | awk -v n="$1" '$1 == n { print $2 }'

@@ -116,12 +116,31 @@ static void test_bad_lines(void **state) {
         free(p);
 }
 
+static void test_list_tasks_max(void **state) {
+        Settings s;
+        settings_init(&s);
+        assert_int_equal(s.list_tasks_max, 16384);
+        char *p = write_tmp("[Daemon]\nListTasksMax=64\n");
+        assert_int_equal(settings_load(&s, p), 0);
+        assert_int_equal(s.list_tasks_max, 64);
+        unlink(p);
+        free(p);
+        /* No list at all would hide every thread: 0 is refused. */
+        p = write_tmp("[Daemon]\nListTasksMax=0\n");
+        assert_int_equal(settings_load(&s, p), 1);
+        assert_int_equal(s.list_tasks_max, 64);
+        unlink(p);
+        free(p);
+        settings_done(&s);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_defaults_and_missing_file),
                 cmocka_unit_test(test_values),
                 cmocka_unit_test(test_bad_lines),
                 cmocka_unit_test(test_broker),
+                cmocka_unit_test(test_list_tasks_max),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

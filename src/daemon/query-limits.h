@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Rate limits for the read-only methods anyone may call (ListTasks,
+ * Explain). Each costs qosd reads of /proc, so a loop of them from one
+ * user would take the event loop from the kernel's events and from other
+ * users' calls. A bucket per user and per method: beyond it the call is
+ * answered with RateLimited before any /proc read. Root is not limited
+ * (root can stop qosd anyway). Pure: the clock is passed in. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "rate-limit.h"
+
+typedef enum QueryKind {
+        QUERY_LIST_TASKS,       /* a walk over every thread (all) or every managed one */
+        QUERY_EXPLAIN,          /* one thread */
+        _QUERY_KIND_MAX,
+} QueryKind;
+
+typedef struct QueryLimits {
+        bool ready;
+        RateLimiter per_user[_QUERY_KIND_MAX];
+        uint64_t limited;       /* calls answered RateLimited */
+} QueryLimits;
+
+/* Calls a second per user, and the burst, for a method. */
+double query_rate(QueryKind kind);
+double query_burst(QueryKind kind);
+const char *query_name(QueryKind kind);
+
+/* Take one call of kind for uid at now_usec; false (and counted): over the
+ * limit. Sets the tables up on first use. */
+bool query_limits_take(QueryLimits *q, QueryKind kind, uid_t uid, uint64_t now_usec);
