@@ -92,3 +92,13 @@ int cli_parse_help_only(int argc, char **argv, void (*help)(void)) {
         }
         return -1;
 }
+
+int cli_task_rows_begin(sd_bus_message *reply) {
+        int r = sd_bus_message_enter_container(reply, 'a', "(iisssss)");
+        return r < 0 ? r : 0;
+}
+
+int cli_task_row_next(sd_bus_message *reply, CliTaskRow *row) {
+        return sd_bus_message_read(reply, "(iisssss)", &row->pid, &row->tid, &row->comm, &row->class_name,
+                                   &row->state, &row->origin, &row->knobs);
+}

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <systemd/sd-bus.h>
 
@@ -18,6 +19,18 @@ int cli_bus_call(const char *interface, const char *method, sd_bus_message **rep
 
 /* The same for a method whose only argument is an array of PIDs ("ai"). */
 int cli_bus_call_pids(const char *method, const pid_t *pids, size_t n, sd_bus_message **reply);
+
+/* One row of a ListTasks reply (a(iisssss)); the strings live as long as
+ * the reply. */
+typedef struct CliTaskRow {
+        int32_t pid, tid;
+        const char *comm, *class_name, *state, *origin, *knobs;
+} CliTaskRow;
+
+/* Enter a ListTasks reply's array; then cli_task_row_next() until it
+ * returns 0 (the end). Both return negative errno on a malformed reply. */
+int cli_task_rows_begin(sd_bus_message *reply);
+int cli_task_row_next(sd_bus_message *reply, CliTaskRow *row);
 
 /* getopt for subcommands whose only option is --help. Returns -1 when done
  * (optind at the first operand), else the exit code to return. */

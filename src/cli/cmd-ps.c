@@ -58,21 +58,17 @@ int cmd_ps(int argc, char **argv) {
 
         printf("%-7s %-7s %-15s %-16s %-9s %-30s %s\n", "PID", "TID", "COMM", "CLASS", "STATE", "RULE",
                "KNOBS");
-        r = sd_bus_message_enter_container(reply, 'a', "(iisssss)");
-        while (r > 0) {
-                int32_t pid, tid;
-                const char *comm, *cls, *state, *origin, *knobs;
-                r = sd_bus_message_read(reply, "(iisssss)", &pid, &tid, &comm, &cls, &state, &origin, &knobs);
-                if (r <= 0)
-                        break;
-                if (pid == 0 && strcmp(state, QOS_LIST_TASKS_TRUNCATED) == 0) {
-                        fprintf(stderr, "qosctl: incomplete list: qosd says %s\n", origin);
+        r = cli_task_rows_begin(reply);
+        CliTaskRow t;
+        while (r >= 0 && (r = cli_task_row_next(reply, &t)) > 0) {
+                if (t.pid == 0 && strcmp(t.state, QOS_LIST_TASKS_TRUNCATED) == 0) {
+                        fprintf(stderr, "qosctl: incomplete list: qosd says %s\n", t.origin);
                         continue;
                 }
-                if (only && pid != only)
+                if (only && t.pid != only)
                         continue;
-                printf("%-7d %-7d %-15s %-16s %-9s %-30s %s\n", pid, tid, comm, cls, state,
-                       *origin ? origin : "-", knobs);
+                printf("%-7d %-7d %-15s %-16s %-9s %-30s %s\n", t.pid, t.tid, t.comm, t.class_name, t.state,
+                       *t.origin ? t.origin : "-", t.knobs);
         }
         sd_bus_message_unref(reply);
         if (r < 0) {

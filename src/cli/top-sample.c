@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bus-client.h"
 #include "bus-protocol.h"
 #include "class-table.h"
 #include "fileio.h"
@@ -109,26 +110,22 @@ static int take_from_daemon(TopSampler *s, TopSnapshot *snap, sd_bus_error *erro
                 return r;
         }
         snap->mono_ns = clock_ns(CLOCK_MONOTONIC); /* the counters are read from here on */
-        r = sd_bus_message_enter_container(reply, 'a', "(iisssss)");
-        while (r > 0) {
-                int32_t pid, tid;
-                const char *comm, *cls, *state, *origin, *knobs;
-                r = sd_bus_message_read(reply, "(iisssss)", &pid, &tid, &comm, &cls, &state, &origin, &knobs);
-                if (r <= 0)
-                        break;
-                if (!wanted(s, pid))
+        r = cli_task_rows_begin(reply);
+        CliTaskRow row;
+        while (r >= 0 && (r = cli_task_row_next(reply, &row)) > 0) {
+                if (row.pid <= 0 || !wanted(s, row.pid)) /* PID 0: the mark of a cut list */
                         continue;
                 if (grow(snap, &cap) < 0)
                         return -ENOMEM;
                 TopThread *t = &snap->threads[snap->n];
-                *t = (TopThread) { .pid = pid, .tid = tid };
+                *t = (TopThread) { .pid = row.pid, .tid = row.tid };
                 if (read_times(t) < 0)
                         continue; /* exited since qosd listed it */
-                snprintf(t->comm, sizeof t->comm, "%s", comm);
-                snprintf(t->class, sizeof t->class, "%s", cls);
-                snprintf(t->state, sizeof t->state, "%s", state);
-                snprintf(t->rule, sizeof t->rule, "%s", origin);
-                group_from_knobs(knobs, t->group, sizeof t->group);
+                snprintf(t->comm, sizeof t->comm, "%s", row.comm);
+                snprintf(t->class, sizeof t->class, "%s", row.class_name);
+                snprintf(t->state, sizeof t->state, "%s", row.state);
+                snprintf(t->rule, sizeof t->rule, "%s", row.origin);
+                group_from_knobs(row.knobs, t->group, sizeof t->group);
                 snap->n++;
         }
         if (r < 0)
