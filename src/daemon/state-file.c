@@ -202,8 +202,6 @@ int state_file_append(StateFile *sf, const TaskEntry *e) {
         char line[256];
         int n;
 
-        if (sf->fd < 0)
-                return sf->error;
         n = state_record_format(&r, line, sizeof line);
         if (n < 0)
                 return n;
@@ -214,8 +212,6 @@ int state_file_forget(StateFile *sf, pid_t tid, uint64_t start_time) {
         char line[64];
         int n;
 
-        if (sf->fd < 0)
-                return sf->error;
         n = snprintf(line, sizeof line, "F %d %" PRIu64 "\n", (int) tid, start_time);
         return append_line(sf, line, (size_t) n);
 }
@@ -238,46 +234,45 @@ static int write_registry(int fd, const TaskRegistry *reg, size_t *ret_n) {
         return r;
 }
 
-/* The log from the registry, in a new file that replaces the old one at
- * once; recording is on again if this works. */
-static int rewrite(StateFile *sf) {
-        char why[sizeof sf->reason];
-        size_t n = 0;
-        int r;
-
-        _cleanup_close_ int dirfd = runtime_dir_open(sf->dir, true, why, sizeof why);
-        if (dirfd < 0) {
-                set_off(sf, dirfd, why);
+/* The log from the registry in a new file, moved over the old one. */
+static int write_new(StateFile *sf, char *why, size_t size, int *ret_fd, size_t *ret_n) {
+        _cleanup_close_ int dirfd = runtime_dir_open(sf->dir, true, why, size);
+        if (dirfd < 0)
                 return dirfd;
-        }
         /* rename() would replace a symbolic link or another user's file
          * without harm, but such a thing in qosd's directory means someone
          * meddles: leave it for the administrator to see. */
-        r = runtime_file_check(dirfd, sf->name, why, sizeof why);
-        if (r < 0) {
-                set_off(sf, r, why);
+        int r = runtime_file_check(dirfd, sf->name, why, size);
+        if (r < 0)
                 return r;
-        }
-        _cleanup_close_ int fd = runtime_file_new(dirfd, sf->name, why, sizeof why);
-        if (fd < 0) {
-                set_off(sf, fd, why);
+        _cleanup_close_ int fd = runtime_file_new(dirfd, sf->name, why, size);
+        if (fd < 0)
                 return fd;
-        }
-        r = write_registry(fd, sf->reg, &n);
+        r = write_registry(fd, sf->reg, ret_n);
         if (r < 0) {
                 runtime_file_discard(dirfd, sf->name);
-                snprintf(why, sizeof why, "cannot write %s: %s", sf->name, strerror(-r));
-                set_off(sf, r, why);
+                snprintf(why, size, "cannot write %s: %s", sf->name, strerror(-r));
                 return r;
         }
-        r = runtime_file_commit(dirfd, sf->name, why, sizeof why);
+        r = runtime_file_commit(dirfd, sf->name, why, size);
+        if (r < 0)
+                return r;
+        *ret_fd = TAKE_FD(fd);
+        return 0;
+}
+
+/* Rewrite the log; recording is on again if this works. */
+static int rewrite(StateFile *sf) {
+        char why[sizeof sf->reason];
+        size_t n = 0;
+        int fd = -1, r = write_new(sf, why, sizeof why, &fd, &n);
         if (r < 0) {
                 set_off(sf, r, why);
                 return r;
         }
         if (sf->fd >= 0)
                 close(sf->fd);
-        sf->fd = TAKE_FD(fd);
+        sf->fd = fd;
         sf->lines = n;
         set_on(sf);
         return 0;

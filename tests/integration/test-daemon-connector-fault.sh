@@ -20,15 +20,12 @@ write_rule cnfault-bg "$BG" background
 bg=$(class_view background)
 printf '[Daemon]\nUserRules=no\nScanIntervalSec=0\n' >"$QOSD_ROOT/etc/qos/qosd.conf"
 
+# A process of the rule, started now, gets its class.
 new_process_gets_class() { # label
-        local out="$TEST_TMP/app.$RANDOM" p
-        "$BG" w1 >"$out" &
-        p=$!
-        on_exit "kill $p"
-        wait_for grep -qx ready "$out" || fail "$1: test program did not start"
-        wait_view "$p" "$bg" "$1: a new process gets its class"
-        kill "$p"
-        wait "$p" 2>/dev/null || true
+        THREADS_BIN=$BG start_threads w1
+        wait_view "$THREADS_PID" "$bg" "$1: a new process gets its class"
+        kill "$THREADS_PID"
+        wait "$THREADS_PID" 2>/dev/null || true
 }
 
 # Events until the injected faults are used up (a fork wakes the socket).

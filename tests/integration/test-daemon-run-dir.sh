@@ -23,11 +23,8 @@ recovery_is() { # prefix
 
 # Start the test program; APP is its PID, once it has its class.
 start_app() { # label
-        local out="$TEST_TMP/app.$RANDOM"
-        "$BG" w1 >"$out" &
-        APP=$!
-        on_exit "kill $APP"
-        wait_for grep -qx ready "$out" || fail "$1: test program did not start"
+        THREADS_BIN=$BG start_threads w1
+        APP=$THREADS_PID
         wait_view "$APP" "$bg" "$1: the program gets its class"
 }
 stop_app() {
