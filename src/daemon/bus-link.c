@@ -15,9 +15,10 @@
 #include "macro.h"
 
 #define SYSTEM_BUS_ADDRESS "unix:path=/run/dbus/system_bus_socket"
-/* At start qosd waits this long for the bus to give it its name, so that
- * `qosctl` works the moment qosd says it is ready; later it never waits. */
-#define START_TIMEOUT_USEC (5 * 1000 * 1000)
+/* The longest qosd waits for the bus in one call: at start for its name
+ * (so that `qosctl` works the moment qosd says it is ready), later only
+ * where a method handler asks the bus for its caller's credentials. */
+#define CALL_TIMEOUT_USEC (5 * 1000 * 1000)
 /* Reconnects: at once after a calm spell, then from 250 ms up to 30 s
  * apart while the bus keeps refusing or dropping qosd. */
 #define RETRY_MIN_USEC (250 * 1000)
@@ -126,6 +127,7 @@ static int connect_bus(Manager *m, bool watch) {
             (r = sd_bus_negotiate_creds(bus, 1, SD_BUS_CREDS_UID | SD_BUS_CREDS_EUID |
                                                         SD_BUS_CREDS_EFFECTIVE_CAPS)) < 0 ||
             (r = sd_bus_set_watch_bind(bus, watch)) < 0 ||
+            (r = sd_bus_set_method_call_timeout(bus, CALL_TIMEOUT_USEC)) < 0 ||
             (r = sd_bus_add_filter(bus, NULL, on_bus_message, m)) < 0 || (r = sd_bus_start(bus)) < 0 ||
             (r = sd_bus_attach_event(bus, m->event, SD_EVENT_PRIORITY_NORMAL)) < 0) {
                 sd_bus_unref(bus);
@@ -181,7 +183,6 @@ int bus_link_start(Manager *m, const char *address) {
         if (r == -ENOMEM)
                 return r;
         if (r >= 0) {
-                (void) sd_bus_set_method_call_timeout(m->bus, START_TIMEOUT_USEC);
                 r = sd_bus_request_name(m->bus, QOS_BUS_NAME, 0);
                 if (r >= 0) {
                         took_name(m);
