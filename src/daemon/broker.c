@@ -278,14 +278,17 @@ static const sd_bus_vtable broker_vtable[] = {
 };
 
 int broker_start(Manager *m) {
-        Broker *b = calloc(1, sizeof *b);
+        Broker *b = m->broker;
         int r;
-        if (!b)
-                return -ENOMEM;
-        m->broker = b;
-        rate_limit_init(&b->per_process, m->settings.request_rate, m->settings.request_burst);
-        rate_limit_init(&b->per_user, (double) m->settings.request_rate * USER_RATE_FACTOR,
-                        (double) m->settings.request_burst * USER_RATE_FACTOR);
+        if (!b) { /* else a new connection after the bus came back: counters and limits go on */
+                b = calloc(1, sizeof *b);
+                if (!b)
+                        return -ENOMEM;
+                m->broker = b;
+                rate_limit_init(&b->per_process, m->settings.request_rate, m->settings.request_burst);
+                rate_limit_init(&b->per_user, (double) m->settings.request_rate * USER_RATE_FACTOR,
+                                (double) m->settings.request_burst * USER_RATE_FACTOR);
+        }
         /* Watch connections before any method call can arrive. */
         r = caller_book_start(&b->callers, m->bus);
         if (r < 0)
@@ -299,13 +302,20 @@ int broker_start(Manager *m) {
         return 0;
 }
 
+void broker_bus_lost(Manager *m) {
+        Broker *b = m->broker;
+        if (!b)
+                return;
+        b->slot = sd_bus_slot_unref(b->slot);
+        b->gone_slot = sd_bus_slot_unref(b->gone_slot);
+        caller_book_free(&b->callers); /* the peers of the old bus */
+}
+
 void broker_free(Manager *m) {
         Broker *b = m->broker;
         if (!b)
                 return;
-        sd_bus_slot_unref(b->slot);
-        sd_bus_slot_unref(b->gone_slot);
-        caller_book_free(&b->callers);
+        broker_bus_lost(m);
         free(b);
         m->broker = NULL;
 }

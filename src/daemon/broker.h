@@ -15,6 +15,9 @@
 /* Export the methods on m->bus (after the Manager's own vtable). */
 int broker_start(Manager *m);
 void broker_free(Manager *m);
+/* The connection went: drop what belonged to it; the counters, limits and
+ * remembered requests stay for the next one (broker_start again). */
+void broker_bus_lost(Manager *m);
 
 /* Decide every remembered request again (the foreground or the caps
  * changed) and move the threads whose verdict changed. */

@@ -63,8 +63,10 @@ static int on_name_owner_changed(sd_bus_message *msg, void *userdata, sd_bus_err
 
 int caller_book_start(CallerBook *b, sd_bus *bus) {
         b->since = caller_ticks_now();
-        int r = sd_bus_match_signal(bus, &b->slot, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                    "org.freedesktop.DBus", "NameOwnerChanged", on_name_owner_changed, b);
+        /* Asynchronous: sent ahead of RequestName, so in force before any
+         * call can reach the name, and the loop never waits for the bus. */
+        int r = sd_bus_match_signal_async(bus, &b->slot, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                          "org.freedesktop.DBus", "NameOwnerChanged", on_name_owner_changed, NULL, b);
         if (r < 0)
                 return log_error_errno(r, "cannot watch bus connections: %m");
         return 0;

@@ -7,6 +7,7 @@
 #include "broker.h"
 #include "bus-protocol.h"
 #include "clock.h"
+#include "bus-link.h"
 #include "dbus-manager.h"
 #include "explain.h"
 #include "log.h"
@@ -266,6 +267,8 @@ COUNTER(process_table_size(&m->procs), processes_tracked)
 COUNTER(m->rules ? ruleset_size(m->rules) : 0, rules_loaded)
 COUNTER(m->source ? (uint64_t) event_source_rcvbuf(m->source) : 0, rcvbuf)
 COUNTER(m->queries.limited, queries_limited)
+COUNTER(m->source ? event_source_stats(m->source)->reopens : 0, reopens)
+COUNTER(bus_link_connections(m), bus_connections)
 
 static int get_last_reload_ok(sd_bus *bus, const char *path, const char *iface, const char *prop,
                               sd_bus_message *reply, void *userdata, sd_bus_error *error) {
@@ -277,13 +280,15 @@ static int get_string(sd_bus *bus, const char *path, const char *iface, const ch
                       sd_bus_message *reply, void *userdata, sd_bus_error *error) {
         Manager *m = userdata;
         const char *v = "";
-        char units_buf[160];
+        char units_buf[512];
         if (strcmp(prop, "LastReloadMessage") == 0)
                 v = m->last_reload.message ?: "";
         else if (strcmp(prop, "Profile") == 0)
                 v = sched_profile_current(m->profile);
         else if (strcmp(prop, "Version") == 0)
                 v = QOS_VERSION;
+        else if (strcmp(prop, "CrashRecovery") == 0)
+                v = state_file_status(&m->state, units_buf, sizeof units_buf);
         else if (strcmp(prop, "SystemdUnits") == 0)
                 v = units_status(m, units_buf, sizeof units_buf);
         else if (strcmp(prop, "UserRules") == 0)
@@ -323,6 +328,8 @@ static const sd_bus_vtable manager_vtable[] = {
         PROP_T("SequenceGaps", seq_gaps),
         PROP_T("EventRests", rests),
         PROP_T("ReceiveBuffer", rcvbuf),
+        PROP_T("ConnectorReopens", reopens),
+        PROP_T("BusConnections", bus_connections),
         PROP_T("Rescans", rescans),
         PROP_T("Applied", applied),
         PROP_T("Unchanged", unchanged),
@@ -342,44 +349,24 @@ static const sd_bus_vtable manager_vtable[] = {
         SD_BUS_PROPERTY("Profile", "s", get_string, 0, 0),
         SD_BUS_PROPERTY("UserRules", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("SystemdUnits", "s", get_string, 0, 0),
+        SD_BUS_PROPERTY("CrashRecovery", "s", get_string, 0, 0),
         SD_BUS_VTABLE_END,
 };
 
-int dbus_manager_start(Manager *m, const char *address) {
-        int r;
-
-        if (address) {
-                r = sd_bus_new(&m->bus);
-                if (r >= 0)
-                        r = sd_bus_set_address(m->bus, address);
-                if (r >= 0)
-                        r = sd_bus_set_bus_client(m->bus, 1);
-                if (r >= 0)
-                        r = sd_bus_start(m->bus);
-        } else
-                r = sd_bus_open_system(&m->bus);
-        if (r < 0)
-                return log_error_errno(r, "cannot connect to the bus %s: %m", address ?: "(system)");
-        r = sd_bus_add_object_vtable(m->bus, NULL, QOS_BUS_PATH, QOS_BUS_INTERFACE, manager_vtable, m);
+int dbus_manager_register(Manager *m) {
+        int r = sd_bus_add_object_vtable(m->bus, NULL, QOS_BUS_PATH, QOS_BUS_INTERFACE, manager_vtable, m);
         if (r < 0)
                 return log_error_errno(r, "cannot export %s: %m", QOS_BUS_PATH);
-        r = broker_start(m);
-        if (r < 0)
-                return r;
-        r = sd_bus_attach_event(m->bus, m->event, SD_EVENT_PRIORITY_NORMAL);
-        if (r < 0)
-                return log_error_errno(r, "cannot attach the bus to the event loop: %m");
-        r = sd_bus_request_name(m->bus, QOS_BUS_NAME, 0);
-        if (r < 0)
-                return log_error_errno(r, "cannot own %s (another qosd running, or the bus policy "
-                                       "is not installed?): %m", QOS_BUS_NAME);
-        return 0;
+        return broker_start(m);
 }
 
 void dbus_manager_stop(Manager *m) {
+        broker_free(m);
         if (!m->bus)
                 return;
-        broker_free(m);
-        sd_bus_flush_close_unref(m->bus);
-        m->bus = NULL;
+        /* Flush only a running connection: one still connecting would make
+         * the flush wait for it without a limit. */
+        if (sd_bus_is_ready(m->bus) > 0)
+                (void) sd_bus_flush(m->bus);
+        m->bus = sd_bus_close_unref(m->bus);
 }

@@ -8,6 +8,8 @@
 
 #include "bus-protocol.h"
 
-/* Connect (to address, or the system bus), export the object, take the name. */
-int dbus_manager_start(Manager *m, const char *address);
+/* Export the object and the broker's methods on m->bus, a new connection
+ * (bus-link.c connects and takes the name). */
+int dbus_manager_register(Manager *m);
+/* At exit: flush and close the connection. */
 void dbus_manager_stop(Manager *m);

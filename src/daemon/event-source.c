@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <inttypes.h>
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
 #include <linux/netlink.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "backoff.h"
 #include "event-source.h"
 #include "log.h"
 #include "macro.h"
@@ -35,6 +38,14 @@
  * handled at once. */
 #define STORM_WINDOW_USEC (10 * 1000)
 #define STORM_EVENTS 100
+/* A read error that is not a lost event (EAGAIN, EINTR, ENOBUFS) leaves a
+ * socket qosd cannot trust: it is closed and a new one opened, at once
+ * the first time; if the new one fails again within REOPEN_CALM_USEC, the
+ * wait doubles from REOPEN_MIN_USEC up to REOPEN_MAX_USEC, so a connector
+ * that keeps failing costs a few attempts a minute, not a busy loop. */
+#define REOPEN_MIN_USEC (100 * 1000)
+#define REOPEN_MAX_USEC (10 * 1000 * 1000)
+#define REOPEN_CALM_USEC (30 * 1000 * 1000)
 
 typedef struct CpuSeq {
         uint32_t next;
@@ -42,15 +53,19 @@ typedef struct CpuSeq {
 } CpuSeq;
 
 struct EventSource {
-        int fd;
+        int fd;                 /* -1 between a failure and the reopen */
+        sd_event *event;
         sd_event_source *io;
         sd_event_source *rest;  /* the coalescing timer */
+        sd_event_source *reopen;        /* armed after a failure */
+        Backoff backoff;
         uint64_t window_start;  /* CLOCK_MONOTONIC µs */
         uint64_t window_events;
         EventSourceOps ops;
         void *userdata;
         EventSourceStats stats;
-        int rcvbuf;
+        int rcvbuf;             /* granted */
+        int rcvbuf_asked;
         uint64_t rest_usec;
         CpuSeq *seq;
         char bufs[VLEN][MSG_SIZE + 64] __attribute__((aligned(NLMSG_ALIGNTO)));
@@ -164,6 +179,40 @@ static void handle_datagram(EventSource *s, const char *buf, size_t n, const str
         }
 }
 
+#ifdef QOS_FAULT_INJECTION
+/* Test builds only (the qosd-fault-inject binary, never installed): when
+ * the file named by $QOSD_FAULT_RECV exists and holds "ERRNO [COUNT]",
+ * the next COUNT reads (default 1) fail with ERRNO, then the file goes.
+ * The kernel cannot be made to fail a netlink read on demand; this is the
+ * one place that reads the socket. */
+static int injected_error(void) {
+        const char *path = getenv("QOSD_FAULT_RECV");
+        _cleanup_fclose_ FILE *f = path ? fopen(path, "re") : NULL;
+        int e = 0, count = 1;
+        if (!f || fscanf(f, "%d %d", &e, &count) < 1 || e <= 0)
+                return 0;
+        fclose(TAKE_PTR(f));
+        if (count > 1) {
+                _cleanup_fclose_ FILE *w = fopen(path, "we");
+                if (w)
+                        fprintf(w, "%d %d\n", e, count - 1);
+        } else
+                unlink(path);
+        return e;
+}
+#endif
+
+static int recv_messages(int fd, struct mmsghdr *msgs, unsigned n) {
+#ifdef QOS_FAULT_INJECTION
+        int e = injected_error();
+        if (e > 0) {
+                errno = e;
+                return -1;
+        }
+#endif
+        return recvmmsg(fd, msgs, n, MSG_DONTWAIT, NULL);
+}
+
 /* Take what is queued, up to BATCH messages; the number taken, or a
  * negative errno. */
 static int drain(EventSource *s, int fd) {
@@ -182,7 +231,7 @@ static int drain(EventSource *s, int fd) {
                                 .msg_name = &from[i], .msg_namelen = sizeof from[i],
                                 .msg_iov = &iov[i], .msg_iovlen = 1 } };
                 }
-                int n = recvmmsg(fd, msgs, VLEN, MSG_DONTWAIT, NULL);
+                int n = recv_messages(fd, msgs, VLEN);
                 if (n < 0) {
                         if (errno == EAGAIN || errno == EINTR)
                                 return taken;
@@ -192,7 +241,7 @@ static int drain(EventSource *s, int fd) {
                                 s->ops.lost("receive queue overflow (ENOBUFS)", s->userdata);
                                 continue;
                         }
-                        return log_error_errno(errno, "proc connector: recv failed: %m");
+                        return negative_errno();
                 }
                 for (int i = 0; i < n; i++)
                         handle_datagram(s, bufs[i], msgs[i].msg_len, &from[i]);
@@ -205,7 +254,7 @@ static int drain(EventSource *s, int fd) {
 
 static int on_rested(sd_event_source *es, uint64_t usec, void *userdata) {
         EventSource *s = userdata;
-        return sd_event_source_set_enabled(s->io, SD_EVENT_ON);
+        return s->io ? sd_event_source_set_enabled(s->io, SD_EVENT_ON) : 0;
 }
 
 /* Count the events of this window; in a storm, rest the socket. */
@@ -227,17 +276,11 @@ static void maybe_rest(EventSource *s, int taken) {
         (void) sd_event_source_set_enabled(s->io, SD_EVENT_OFF);
 }
 
-static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *userdata) {
-        EventSource *s = userdata;
-        int taken = drain(s, fd);
-        if (taken < 0)
-                return taken;
-        maybe_rest(s, taken);
-        return 0;
-}
+static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *userdata);
 
-int event_source_new(sd_event *e, int rcvbuf, uint64_t rest_usec, const EventSourceOps *ops,
-                     void *userdata, EventSource **ret) {
+/* A connector socket, subscribed, watched by the loop. */
+static int open_socket(EventSource *s) {
+        int rcvbuf = s->rcvbuf_asked;
         _cleanup_close_ int fd = -1;
         struct sockaddr_nl addr = {
                 .nl_family = AF_NETLINK,
@@ -258,29 +301,102 @@ int event_source_new(sd_event *e, int rcvbuf, uint64_t rest_usec, const EventSou
         r = subscribe(fd, PROC_CN_MCAST_LISTEN);
         if (r < 0)
                 return log_error_errno(r, "proc connector: subscribe failed: %m");
+        getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &s->rcvbuf, &len);
+        r = sd_event_add_io(s->event, &s->io, fd, EPOLLIN, on_readable, s);
+        if (r < 0)
+                return log_error_errno(r, "proc connector: cannot watch socket: %m");
+        s->fd = TAKE_FD(fd);
+        reset_seq(s);
+        return 0;
+}
+
+static void close_socket(EventSource *s) {
+        s->io = sd_event_source_disable_unref(s->io);
+        (void) sd_event_source_set_enabled(s->rest, SD_EVENT_OFF);
+        if (s->fd >= 0) {
+                subscribe(s->fd, PROC_CN_MCAST_IGNORE);
+                close(s->fd);
+        }
+        s->fd = -1;
+}
+
+static uint64_t now_usec(EventSource *s) {
+        uint64_t now = 0;
+        (void) sd_event_now(s->event, CLOCK_MONOTONIC, &now);
+        return now;
+}
+
+static void schedule_reopen(EventSource *s) {
+        uint64_t now = now_usec(s), wait = backoff_next(&s->backoff, now);
+        if (sd_event_source_set_time(s->reopen, now + wait) < 0 ||
+            sd_event_source_set_enabled(s->reopen, SD_EVENT_ONESHOT) < 0)
+                log_error("proc connector: cannot arm the reopen timer; only scans find new tasks now");
+}
+
+static int on_reopen(sd_event_source *es, uint64_t usec, void *userdata) {
+        EventSource *s = userdata;
+        if (open_socket(s) < 0) {
+                close_socket(s);
+                schedule_reopen(s);
+                return 0;
+        }
+        s->stats.reopens++;
+        log_notice("proc connector: reopened (%" PRIu64 " time(s) so far); rescanning for what it missed",
+                   s->stats.reopens);
+        s->ops.lost("the proc connector was reopened", s->userdata);
+        return 0;
+}
+
+static int on_readable(sd_event_source *es, int fd, uint32_t revents, void *userdata) {
+        EventSource *s = userdata;
+        int taken = drain(s, fd);
+        if (taken < 0) {
+                /* Returning the error would make sd-event disable the source
+                 * for good, and qosd would see no event again. */
+                log_warning_errno(taken, "proc connector: read failed: %m; closing the socket and opening a new one");
+                close_socket(s);
+                schedule_reopen(s);
+                return 0;
+        }
+        maybe_rest(s, taken);
+        return 0;
+}
+
+int event_source_new(sd_event *e, int rcvbuf, uint64_t rest_usec, const EventSourceOps *ops,
+                     void *userdata, EventSource **ret) {
+        int r;
 
         _cleanup_free_ EventSource *s = calloc(1, sizeof *s);
         if (!s)
                 return -ENOMEM;
+        s->fd = -1;
         s->seq = calloc(MAX_CPUS, sizeof *s->seq);
         if (!s->seq)
                 return -ENOMEM;
-        getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &s->rcvbuf, &len);
+        s->event = e;
         s->ops = *ops;
         s->userdata = userdata;
         s->rest_usec = rest_usec;
-        r = sd_event_add_io(e, &s->io, fd, EPOLLIN, on_readable, s);
-        if (r >= 0)
-                r = sd_event_add_time(e, &s->rest, CLOCK_MONOTONIC, 0, 0, on_rested, s);
+        s->rcvbuf_asked = rcvbuf;
+        s->backoff = (Backoff) BACKOFF_INIT(REOPEN_MIN_USEC, REOPEN_MAX_USEC, REOPEN_CALM_USEC);
+        r = sd_event_add_time(e, &s->rest, CLOCK_MONOTONIC, 0, 0, on_rested, s);
         if (r >= 0)
                 r = sd_event_source_set_enabled(s->rest, SD_EVENT_OFF);
+        if (r >= 0)
+                r = sd_event_add_time(e, &s->reopen, CLOCK_MONOTONIC, 0, 0, on_reopen, s);
+        if (r >= 0)
+                r = sd_event_source_set_enabled(s->reopen, SD_EVENT_OFF);
+        if (r < 0)
+                log_error_errno(r, "proc connector: cannot set up timers: %m");
+        if (r >= 0)
+                r = open_socket(s);
         if (r < 0) {
-                sd_event_source_disable_unref(s->io);
+                close_socket(s);
                 sd_event_source_disable_unref(s->rest);
+                sd_event_source_disable_unref(s->reopen);
                 free(s->seq);
-                return log_error_errno(r, "proc connector: cannot watch socket: %m");
+                return r;
         }
-        s->fd = TAKE_FD(fd);
         *ret = TAKE_PTR(s);
         return 0;
 }
@@ -288,12 +404,9 @@ int event_source_new(sd_event *e, int rcvbuf, uint64_t rest_usec, const EventSou
 EventSource *event_source_free(EventSource *s) {
         if (!s)
                 return NULL;
-        sd_event_source_disable_unref(s->io);
+        close_socket(s);
         sd_event_source_disable_unref(s->rest);
-        if (s->fd >= 0) {
-                subscribe(s->fd, PROC_CN_MCAST_IGNORE);
-                close(s->fd);
-        }
+        sd_event_source_disable_unref(s->reopen);
         free(s->seq);
         free(s);
         return NULL;

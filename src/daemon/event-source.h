@@ -34,13 +34,17 @@ typedef struct EventSourceStats {
         uint64_t enobufs;       /* receive queue overflows */
         uint64_t seq_gaps;      /* holes in per-CPU sequence numbers */
         uint64_t rests;         /* wake-ups after which the socket rested (a storm) */
+        uint64_t reopens;       /* sockets opened anew after a read error */
 } EventSourceStats;
 
 typedef struct EventSource EventSource;
 
 /* Open, size the receive buffer (bytes; root may exceed rmem_max), subscribe
  * and hook into the event loop. Above 10,000 events/s the socket rests
- * rest_usec after each wake-up (0: never), to take several per wake-up. */
+ * rest_usec after each wake-up (0: never), to take several per wake-up.
+ * A read error other than a loss closes the socket and opens a new one
+ * (rate-bounded), then reports a loss through ops->lost so that the
+ * caller rescans. */
 int event_source_new(sd_event *e, int rcvbuf, uint64_t rest_usec, const EventSourceOps *ops,
                      void *userdata, EventSource **ret);
 EventSource *event_source_free(EventSource *s);

@@ -134,8 +134,10 @@ static int on_name_owner_changed(sd_bus_message *msg, void *userdata, sd_bus_err
 }
 
 int focus_bus_start(Manager *m, sd_bus_slot **ret_slot) {
-        int r = sd_bus_match_signal(m->bus, ret_slot, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                    "org.freedesktop.DBus", "NameOwnerChanged", on_name_owner_changed, m);
+        /* Asynchronous: sent ahead of RequestName, so in force before any
+         * call can reach the name, and the loop never waits for the bus. */
+        int r = sd_bus_match_signal_async(m->bus, ret_slot, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                          "org.freedesktop.DBus", "NameOwnerChanged", on_name_owner_changed, NULL, m);
         if (r < 0)
                 return log_error_errno(r, "cannot watch bus connections: %m");
         return 0;

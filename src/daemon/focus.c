@@ -181,6 +181,12 @@ void focus_connection_gone(Manager *m, const char *name) {
                 drop_claim(m, "its source disconnected");
 }
 
+void focus_bus_lost(Manager *m) {
+        Focus *f = m->focus;
+        if (f && f->sender)
+                drop_claim(m, "the bus went away");
+}
+
 bool focus_gate_engaged(const Manager *m) {
         return m->focus && m->settings.foreground_gate != GATE_NO &&
                (m->focus->set.known || m->settings.foreground_gate == GATE_YES);

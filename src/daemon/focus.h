@@ -67,6 +67,8 @@ int focus_list(const Manager *m, pid_t **ret, size_t *ret_n);
 
 /* A bus connection went away (NameOwnerChanged with no new owner). */
 void focus_connection_gone(Manager *m, const char *name);
+/* The bus went away, and every connection with it. */
+void focus_bus_lost(Manager *m);
 
 /* A source has set the foreground, or ForegroundGate=yes: only its
  * members may have user-interactive. */

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <systemd/sd-daemon.h>
 
-#include "dbus-manager.h"
+#include "bus-link.h"
 #include "event-handler.h"
 #include "focus.h"
 #include "groups.h"
@@ -191,19 +191,19 @@ static int setup(Manager *m, const Options *o) {
 
         if (!state)
                 return -ENOMEM;
-        r = state_file_load(state, &m->recovered);
-        if (r < 0)
-                return r;
-        if (pid_map_size(&m->recovered) > 0)
-                log_info("%s: %zu task(s) changed by a previous run; recovering their originals", state,
-                         pid_map_size(&m->recovered));
-        r = state_file_open(&m->state, state);
-        if (r < 0)
-                return r;
-
         r = sd_event_default(&m->event);
         if (r < 0)
                 return log_error_errno(r, "cannot create the event loop: %m");
+
+        /* Neither an unreadable nor an unwritable state file stops qosd:
+         * it applies classes without crash recovery and says so. */
+        (void) state_file_load(state, &m->recovered);
+        if (pid_map_size(&m->recovered) > 0)
+                log_info("%s: %zu task(s) changed by a previous run; recovering their originals", state,
+                         pid_map_size(&m->recovered));
+        r = state_file_open(&m->state, state, &m->tasks, m->event);
+        if (r < 0)
+                return r;
         sigemptyset(&mask);
         sigaddset(&mask, SIGTERM);
         sigaddset(&mask, SIGINT);
@@ -237,7 +237,7 @@ static int setup(Manager *m, const Options *o) {
         state_file_compact(&m->state, &m->tasks);
 
         if (!o->no_bus) {
-                r = dbus_manager_start(m, o->bus_address);
+                r = bus_link_start(m, o->bus_address);
                 if (r < 0)
                         return r;
         }
@@ -282,7 +282,7 @@ static void teardown(Manager *m) {
         sched_profile_restore(m->profile);
         m->profile = NULL;
         overrides_free(m);
-        dbus_manager_stop(m);
+        bus_link_stop(m);
         focus_free(m);
         reload_free(m);
         event_source_free(m->source);

@@ -43,10 +43,12 @@ typedef struct Overrides Overrides;
 typedef struct Broker Broker;
 typedef struct Units Units;
 typedef struct Focus Focus;
+typedef struct BusLink BusLink;
 
 typedef struct Manager {
         sd_event *event;
-        sd_bus *bus;
+        sd_bus *bus;            /* NULL while there is no bus (bus-link.h) */
+        BusLink *bus_link;
         EventSource *source;
         Reloader *reloader;
         Broker *broker;         /* SetThreadClass (broker.c) */

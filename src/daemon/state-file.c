@@ -10,6 +10,7 @@
 
 #include "log.h"
 #include "macro.h"
+#include "runtime-dir.h"
 #include "state-file.h"
 
 /* "B" records carry the group (which of qosd's cpu groups, 0: none) as a
@@ -20,31 +21,69 @@
 #define ATTR_ARGS(a) (a).policy, (a).nice, (a).slice_ns, (int) (a).reset_on_fork, \
         (a).uclamp_min, (a).uclamp_max, (a).ioprio, (a).timer_slack_ns, (int) (a).group
 
-static int mkdir_parents(const char *path) {
-        _cleanup_free_ char *p = strdup(path);
-        if (!p)
-                return -ENOMEM;
-        for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
-                *s = '\0';
-                if (mkdir(p, 0755) < 0 && errno != EEXIST)
-                        return negative_errno();
-                *s = '/';
-        }
-        return 0;
+/* While records cannot be written, this often qosd tries again (a rewrite
+ * from the registry: the records missed meanwhile come back too). */
+#define RETRY_USEC (2 * 1000 * 1000)
+
+static int on_retry(sd_event_source *es, uint64_t usec, void *userdata);
+
+static void set_on(StateFile *sf) {
+        if (sf->error < 0)
+                log_notice("%s: crash recovery is on again", sf->path);
+        sf->error = 0;
+        sf->reason[0] = '\0';
 }
 
-int state_file_open(StateFile *sf, const char *path) {
+/* Records cannot be kept: say so once per reason, and try again later. */
+static void set_off(StateFile *sf, int error, const char *why) {
+        if (sf->fd >= 0)
+                close(sf->fd);
+        sf->fd = -1;
+        if (sf->error >= 0 || strcmp(sf->reason, why) != 0)
+                log_warning("%s: crash recovery is off: %s. Classes still apply; a qosd killed now cannot "
+                            "restore the originals of the threads it changes. Trying again every %d s.",
+                            sf->path, why, RETRY_USEC / 1000000);
+        sf->error = error;
+        snprintf(sf->reason, sizeof sf->reason, "%s", why);
+        if (!sf->event)
+                return;
+        if (!sf->retry &&
+            sd_event_add_time_relative(sf->event, &sf->retry, CLOCK_MONOTONIC, RETRY_USEC, 0, on_retry, sf) >= 0)
+                return;
+        if (sf->retry && sd_event_source_set_time_relative(sf->retry, RETRY_USEC) >= 0)
+                (void) sd_event_source_set_enabled(sf->retry, SD_EVENT_ONESHOT);
+}
+
+static int split_path(const char *path, char **ret_dir, char **ret_name) {
+        const char *slash = strrchr(path, '/');
+        if (!slash || !slash[1])
+                return -EINVAL;
+        *ret_dir = slash == path ? strdup("/") : strndup(path, (size_t) (slash - path));
+        *ret_name = strdup(slash + 1);
+        return *ret_dir && *ret_name ? 0 : -ENOMEM;
+}
+
+int state_file_open(StateFile *sf, const char *path, const TaskRegistry *reg, sd_event *event) {
+        char why[sizeof sf->reason];
         int r;
-        *sf = (StateFile) { .fd = -1 };
+
+        *sf = (StateFile) { .fd = -1, .reg = reg, .event = event };
         sf->path = strdup(path);
         if (!sf->path)
                 return -ENOMEM;
-        r = mkdir_parents(path);
+        r = split_path(path, &sf->dir, &sf->name);
         if (r < 0)
-                return log_error_errno(r, "%s: cannot create directory: %m", path);
-        sf->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+                return r;
+        _cleanup_close_ int dirfd = runtime_dir_open(sf->dir, true, why, sizeof why);
+        if (dirfd < 0) {
+                set_off(sf, dirfd, why);
+                return 0;
+        }
+        /* Appended to, not rewritten: it still holds the previous run's
+         * records until the first scan has taken them over. */
+        sf->fd = runtime_file_open_append(dirfd, sf->name, why, sizeof why);
         if (sf->fd < 0)
-                return log_error_errno(errno, "%s: cannot open: %m", path);
+                set_off(sf, sf->fd, why);
         return 0;
 }
 
@@ -52,8 +91,26 @@ void state_file_close(StateFile *sf) {
         if (sf->fd >= 0)
                 close(sf->fd);
         sf->fd = -1;
+        sf->retry = sd_event_source_disable_unref(sf->retry);
         free(sf->path);
-        sf->path = NULL;
+        free(sf->dir);
+        free(sf->name);
+        sf->path = sf->dir = sf->name = NULL;
+}
+
+bool state_file_recording(const StateFile *sf) {
+        return sf->fd >= 0;
+}
+
+const char *state_file_status(const StateFile *sf, char *buf, size_t size) {
+        if (!sf->path)
+                return "off: qosd is starting";
+        if (sf->fd >= 0)
+                snprintf(buf, size, "on (%s)", sf->path);
+        else
+                snprintf(buf, size, "off: %s (%s); tried again every %d s", sf->reason, sf->path,
+                         RETRY_USEC / 1000000);
+        return buf;
 }
 
 int state_record_format(const StateRecord *r, char *buf, size_t size) {
@@ -124,83 +181,134 @@ static int write_all(int fd, const char *buf, size_t len) {
         return 0;
 }
 
+/* One record into the log. A failed write may leave a torn line; the
+ * rewrite that turns recording on again drops it. */
+static int append_line(StateFile *sf, const char *line, size_t len) {
+        if (sf->fd < 0)
+                return sf->error;
+        int r = write_all(sf->fd, line, len);
+        if (r < 0) {
+                char why[sizeof sf->reason];
+                snprintf(why, sizeof why, "cannot write %s: %s", sf->name, strerror(-r));
+                set_off(sf, r, why);
+                return r;
+        }
+        sf->lines++;
+        return 0;
+}
+
 int state_file_append(StateFile *sf, const TaskEntry *e) {
         StateRecord r = { e->tid, e->start_time, e->class, e->orig, e->set };
         char line[256];
         int n;
 
-        if (sf->fd < 0)
-                return 0;
         n = state_record_format(&r, line, sizeof line);
         if (n < 0)
                 return n;
-        sf->lines++;
-        return write_all(sf->fd, line, (size_t) n);
+        return append_line(sf, line, (size_t) n);
 }
 
 int state_file_forget(StateFile *sf, pid_t tid, uint64_t start_time) {
         char line[64];
         int n;
 
-        if (sf->fd < 0)
-                return 0;
         n = snprintf(line, sizeof line, "F %d %" PRIu64 "\n", (int) tid, start_time);
-        sf->lines++;
-        return write_all(sf->fd, line, (size_t) n);
+        return append_line(sf, line, (size_t) n);
 }
 
-int state_file_compact(StateFile *sf, const TaskRegistry *reg) {
-        _cleanup_free_ char *tmp = NULL;
+static int write_registry(int fd, const TaskRegistry *reg, size_t *ret_n) {
         _cleanup_free_ TaskEntry **list = NULL;
-        size_t n;
-        int r;
-
-        if (sf->fd < 0)
-                return 0;
-        if (asprintf(&tmp, "%s.tmp", sf->path) < 0)
-                return -ENOMEM;
-        r = registry_list(reg, &list, &n);
-        if (r < 0)
-                return r;
-        _cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-        if (fd < 0)
-                return log_error_errno(errno, "%s: cannot create: %m", tmp);
-        for (size_t i = 0; i < n && r >= 0; i++) {
+        size_t n, written = 0;
+        int r = registry_list(reg, &list, &n);
+        for (size_t i = 0; r >= 0 && i < n; i++) {
                 if (list[i]->state == TASK_FOREIGN)
                         continue; /* not ours to restore any more */
-                StateRecord rec = { list[i]->tid, list[i]->start_time, list[i]->class,
-                                    list[i]->orig, list[i]->set };
+                StateRecord rec = { list[i]->tid, list[i]->start_time, list[i]->class, list[i]->orig,
+                                    list[i]->set };
                 char line[256];
                 int len = state_record_format(&rec, line, sizeof line);
                 r = len < 0 ? len : write_all(fd, line, (size_t) len);
+                written++;
         }
-        if (r < 0 || rename(tmp, sf->path) < 0) {
-                r = r < 0 ? r : negative_errno();
-                unlink(tmp);
-                return log_error_errno(r, "%s: cannot rewrite: %m", sf->path);
+        *ret_n = written;
+        return r;
+}
+
+/* The log from the registry in a new file, moved over the old one. */
+static int write_new(StateFile *sf, char *why, size_t size, int *ret_fd, size_t *ret_n) {
+        _cleanup_close_ int dirfd = runtime_dir_open(sf->dir, true, why, size);
+        if (dirfd < 0)
+                return dirfd;
+        /* rename() would replace a symbolic link or another user's file
+         * without harm, but such a thing in qosd's directory means someone
+         * meddles: leave it for the administrator to see. */
+        int r = runtime_file_check(dirfd, sf->name, why, size);
+        if (r < 0)
+                return r;
+        _cleanup_close_ int fd = runtime_file_new(dirfd, sf->name, why, size);
+        if (fd < 0)
+                return fd;
+        r = write_registry(fd, sf->reg, ret_n);
+        if (r < 0) {
+                runtime_file_discard(dirfd, sf->name);
+                snprintf(why, size, "cannot write %s: %s", sf->name, strerror(-r));
+                return r;
         }
-        /* The old descriptor points at the replaced file: switch to the new one. */
-        close(sf->fd);
-        sf->fd = TAKE_FD(fd);
-        if (lseek(sf->fd, 0, SEEK_END) < 0)
-                return negative_errno();
-        int fl = fcntl(sf->fd, F_GETFL);
-        if (fl < 0 || fcntl(sf->fd, F_SETFL, fl | O_APPEND) < 0)
-                return negative_errno();
-        sf->lines = n;
+        r = runtime_file_commit(dirfd, sf->name, why, size);
+        if (r < 0)
+                return r;
+        *ret_fd = TAKE_FD(fd);
         return 0;
 }
 
-int state_file_maybe_compact(StateFile *sf, const TaskRegistry *reg) {
-        if (sf->lines < 2 * registry_size(reg) + 4096)
+/* Rewrite the log; recording is on again if this works. */
+static int rewrite(StateFile *sf) {
+        char why[sizeof sf->reason];
+        size_t n = 0;
+        int fd = -1, r = write_new(sf, why, sizeof why, &fd, &n);
+        if (r < 0) {
+                set_off(sf, r, why);
+                return r;
+        }
+        if (sf->fd >= 0)
+                close(sf->fd);
+        sf->fd = fd;
+        sf->lines = n;
+        set_on(sf);
+        return 0;
+}
+
+static int on_retry(sd_event_source *es, uint64_t usec, void *userdata) {
+        StateFile *sf = userdata;
+        if (sf->fd < 0)
+                (void) rewrite(sf); /* re-arms the timer if it fails */
+        return 0;
+}
+
+int state_file_compact(StateFile *sf, const TaskRegistry *reg) {
+        if (!sf->path)
                 return 0;
+        sf->reg = reg;
+        return rewrite(sf);
+}
+
+int state_file_maybe_compact(StateFile *sf, const TaskRegistry *reg) {
+        if (sf->fd < 0 || sf->lines < 2 * registry_size(reg) + 4096)
+                return 0; /* while off, the retry timer rewrites */
         return state_file_compact(sf, reg);
 }
 
 int state_file_remove(StateFile *sf) {
+        char why[sizeof sf->reason];
         if (!sf->path)
                 return 0;
-        if (unlink(sf->path) < 0 && errno != ENOENT)
+        _cleanup_close_ int dirfd = runtime_dir_open(sf->dir, false, why, sizeof why);
+        if (dirfd < 0)
+                return dirfd == -ENOENT ? 0 : dirfd;
+        int r = runtime_file_check(dirfd, sf->name, why, sizeof why);
+        if (r < 0)
+                return r; /* not ours: left alone, as when it was refused */
+        if (unlinkat(dirfd, sf->name, 0) < 0 && errno != ENOENT)
                 return negative_errno();
         return 0;
 }
@@ -213,18 +321,50 @@ void state_records_free(PidMap *m) {
         pid_map_clear(m);
 }
 
+static FILE *open_for_load(const char *path, char *why, size_t size, int *ret) {
+        _cleanup_free_ char *dir = NULL, *name = NULL;
+        int r = split_path(path, &dir, &name);
+        if (r < 0) {
+                *ret = r;
+                return NULL;
+        }
+        _cleanup_close_ int dirfd = runtime_dir_open(dir, false, why, size);
+        if (dirfd < 0) {
+                *ret = dirfd;
+                return NULL;
+        }
+        int fd = runtime_file_open_read(dirfd, name, why, size);
+        if (fd < 0) {
+                *ret = fd;
+                return NULL;
+        }
+        FILE *f = fdopen(fd, "re");
+        if (!f) {
+                *ret = negative_errno();
+                close(fd);
+                return NULL;
+        }
+        *ret = 0;
+        return f;
+}
+
 int state_file_load(const char *path, PidMap *ret) {
-        _cleanup_fclose_ FILE *f = fopen(path, "re");
         PidMap m = PID_MAP_INIT;
-        char line[512];
+        char line[512], why[256] = "";
         unsigned lineno = 0;
+        int r;
 
         *ret = m;
-        if (!f)
-                return errno == ENOENT ? 0 : log_error_errno(errno, "%s: cannot open: %m", path);
+        _cleanup_fclose_ FILE *f = open_for_load(path, why, sizeof why, &r);
+        if (!f) {
+                if (r == -ENOENT)
+                        return 0;
+                return log_warning_errno(r, "%s: the previous run's records are not read: %s", path,
+                                         *why ? why : strerror(-r));
+        }
         while (fgets(line, sizeof line, f)) {
                 StateRecord rec;
-                int forget, r;
+                int forget;
                 lineno++;
                 if (state_record_parse(line, &rec, &forget) < 0) {
                         log_warning("%s:%u: malformed record, skipped", path, lineno);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -57,10 +58,12 @@ static void test_record_round_trip(void **state) {
 /* Replay: first original wins, a forget drops, a forget for another start
  * time (recycled TID) does not, a torn last line is skipped. */
 static void test_replay(void **state) {
-        char path[] = "/tmp/test-state-file.XXXXXX";
-        int fd = mkstemp(path);
-        assert_true(fd >= 0);
-        FILE *f = fdopen(fd, "w");
+        /* In a directory of the test's own: qosd refuses world-writable ones. */
+        char dir[] = "/tmp/test-state-file.XXXXXX", path[64];
+        assert_non_null(mkdtemp(dir));
+        snprintf(path, sizeof path, "%s/qosd.state", dir);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
         StateRecord a = { 10, 100, QCLASS_BACKGROUND, attr(0, 4), attr(5, 19) };
         StateRecord a2 = { 10, 100, QCLASS_USER_INITIATED, attr(5, 19), attr(0, -5) };
         StateRecord b = { 11, 200, QCLASS_BACKGROUND, attr(0, 0), attr(5, 19) };
@@ -90,15 +93,66 @@ static void test_replay(void **state) {
         assert_null(pid_map_get(&m, 10));
         state_records_free(&m);
         unlink(path);
+        rmdir(dir);
 
         assert_int_equal(state_file_load("/nonexistent/qosd.state", &m), 0);
         assert_int_equal(pid_map_size(&m), 0);
+}
+
+/* Where someone else could have put or changed the file, qosd neither
+ * reads nor writes it, says why, and takes it up again once it is sound. */
+static void test_refusals(void **state) {
+        char dir[] = "/tmp/test-state-file.XXXXXX", path[64], other[64], buf[512];
+        TaskRegistry reg = { PID_MAP_INIT };
+        StateFile sf;
+        PidMap m;
+        assert_non_null(mkdtemp(dir));
+        snprintf(path, sizeof path, "%s/qosd.state", dir);
+        snprintf(other, sizeof other, "%s/elsewhere", dir);
+        FILE *f = fopen(other, "w");
+        assert_non_null(f);
+        fputs("B 10 100 4 0 4 0 0 0 1024 0 50000 0 5 19 0 0 0 1024 0 50000 0\n", f);
+        fclose(f);
+
+        /* A symbolic link is not followed, for reading or for writing. */
+        assert_int_equal(symlink(other, path), 0);
+        assert_int_equal(state_file_load(path, &m), -ELOOP);
+        assert_int_equal(state_file_open(&sf, path, &reg, NULL), 0);
+        assert_false(state_file_recording(&sf));
+        assert_non_null(strstr(state_file_status(&sf, buf, sizeof buf), "symbolic link"));
+        assert_int_equal(state_file_compact(&sf, &reg), -ELOOP); /* not replaced behind the admin's back */
+        assert_int_equal(unlink(path), 0);
+        assert_int_equal(state_file_compact(&sf, &reg), 0);
+        assert_true(state_file_recording(&sf));
+        assert_non_null(strstr(state_file_status(&sf, buf, sizeof buf), "on ("));
+
+        /* A directory others may write to. */
+        assert_int_equal(chmod(dir, 0770), 0);
+        assert_int_equal(state_file_load(path, &m), -EPERM);
+        assert_int_equal(state_file_compact(&sf, &reg), -EPERM);
+        assert_false(state_file_recording(&sf));
+        assert_non_null(strstr(state_file_status(&sf, buf, sizeof buf), "writable by its group"));
+        assert_int_equal(chmod(dir, 0755), 0);
+        assert_int_equal(state_file_compact(&sf, &reg), 0);
+        assert_true(state_file_recording(&sf));
+        state_file_close(&sf);
+
+        /* The file the link pointed at is as it was. */
+        f = fopen(other, "r");
+        assert_non_null(f);
+        assert_non_null(fgets(buf, sizeof buf, f));
+        fclose(f);
+        assert_int_equal(strncmp(buf, "B 10 100", 8), 0);
+        unlink(other);
+        unlink(path);
+        assert_int_equal(rmdir(dir), 0);
 }
 
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_record_round_trip),
                 cmocka_unit_test(test_replay),
+                cmocka_unit_test(test_refusals),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

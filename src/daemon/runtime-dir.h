@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The runtime directory (/run/qos) as qosd trusts it. Its files steer what
+ * qosd does to other users' threads after a crash, so qosd reads and
+ * writes them only where nobody else can put or change a file: the
+ * directory must belong to qosd's own user and be writable by nobody
+ * else, and the files are opened through the directory's descriptor
+ * without following symbolic links. Each refusal comes with a sentence
+ * that says why (for the journal and `qosctl status`). */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Open the directory (creating it and its parents, mode 0755, if create)
+ * and check its owner and mode. Returns the descriptor, or a negative
+ * errno with why filled: -EPERM for a directory someone else could write. */
+int runtime_dir_open(const char *dir, bool create, char *why, size_t size);
+
+/* Check what stands at name in the directory: 0 if nothing or a regular
+ * file of qosd's user; -ELOOP for a symbolic link, -EPERM for another
+ * owner, -EINVAL for anything but a regular file, with why filled. */
+int runtime_file_check(int dirfd, const char *name, char *why, size_t size);
+
+/* Open name for reading (O_NOFOLLOW), checked as above; -ENOENT if absent. */
+int runtime_file_open_read(int dirfd, const char *name, char *why, size_t size);
+
+/* Open name for appending, creating it (mode 0600), checked as above. */
+int runtime_file_open_append(int dirfd, const char *name, char *why, size_t size);
+
+/* A new file to take the place of name: created exclusively as
+ * "name.tmp" (a stale one is removed first); returns its descriptor. */
+int runtime_file_new(int dirfd, const char *name, char *why, size_t size);
+/* Move the new file over name (rename(2): readers see the old file or
+ * the new one, never a part); on failure the new file is removed. */
+int runtime_file_commit(int dirfd, const char *name, char *why, size_t size);
+void runtime_file_discard(int dirfd, const char *name);
