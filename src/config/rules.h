@@ -136,6 +136,8 @@ int ruleset_reload_user(RuleSet *rs, const RuleSources *src, uid_t uid, DiagList
  * (a user's merged copy of a system file counts again: it is matched on
  * its own). */
 size_t ruleset_size(const RuleSet *rs);
+/* Rules loaded for uid's own scope (0: none). */
+size_t ruleset_user_size(const RuleSet *rs, uid_t uid);
 /* Distinct files read (main files, drop-ins, schedqos files; masks not
  * counted). */
 size_t ruleset_n_files(const RuleSet *rs);

@@ -440,6 +440,13 @@ size_t ruleset_size(const RuleSet *rs) {
         return rs ? rs->n_rules : 0;
 }
 
+size_t ruleset_user_size(const RuleSet *rs, uid_t uid) {
+        for (size_t i = 1; rs && i < rs->n_scopes; i++)
+                if (rs->scopes[i].user && rs->scopes[i].uid == uid)
+                        return rs->scopes[i].n_rules;
+        return 0;
+}
+
 size_t ruleset_n_files(const RuleSet *rs) {
         return rs ? rs->n_files : 0;
 }

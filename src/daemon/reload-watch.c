@@ -21,6 +21,11 @@
 #define MAX_SYSTEM_WATCHES 64
 /* A user's apps.d and this many of its drop-in directories. */
 #define MAX_USER_DROPIN_WATCHES 16
+/* sd-event keeps one inotify queue per priority. The users' watches have
+ * their own, so that a user who floods it until it overflows (an overflow
+ * says only "something changed") never makes a system reload due, and
+ * the system's changes are read first. */
+#define USER_WATCH_PRIORITY (SD_EVENT_PRIORITY_NORMAL + 1)
 
 /* The system rule directories the loader reads, vendor < admin < runtime
  * (see qos.d(5)). */
@@ -181,7 +186,10 @@ static void add_watch(Manager *m, Reloader *rl, const char *path, bool user, uid
         }
         *w = (Watch) { .m = m, .user = user, .uid = uid };
         int r = sd_event_add_inotify(m->event, &w->source, path, mask, on_inotify, w);
+        if (r >= 0 && user)
+                r = sd_event_source_set_priority(w->source, USER_WATCH_PRIORITY);
         if (r < 0) {
+                w->source = sd_event_source_disable_unref(w->source);
                 if (r != -ENOENT && r != -ENOTDIR)
                         log_debug_errno(r, "cannot watch %s: %m", path);
                 free(w);

@@ -167,7 +167,8 @@ int reload_user_rules(Manager *m, uid_t uid) {
         if (r < 0)
                 return log_error_errno(r, "reloading the rules of uid %u failed: %m", (unsigned) uid);
         m->counters.user_reloads++;
-        log_info("rules of uid %u reloaded: %zu rules in all", (unsigned) uid, ruleset_size(m->rules));
+        log_info("rules of uid %u reloaded: %zu rules of theirs, %zu in all", (unsigned) uid,
+                 ruleset_user_size(m->rules, uid), ruleset_size(m->rules));
         r = scan_user(m, uid, "the user's rules reloaded");
         broker_reevaluate(m, "the rules changed (MaxClass)");
         return r;
