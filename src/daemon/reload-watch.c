@@ -167,7 +167,7 @@ static int on_inotify(sd_event_source *s, const struct inotify_event *ev, void *
         if (!rl || !relevant(ev))
                 return 0;
         if (ev->mask & IN_Q_OVERFLOW)
-                log_debug("the %s rule directories' inotify queue overflowed", w->user ? "users'" : "system");
+                log_notice("the %s rule directories' inotify queue overflowed", w->user ? "users'" : "system");
         if (w->user)
                 user_changed(w->m, rl, w->uid);
         else
