@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <dirent.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -9,23 +10,8 @@
 #include <unistd.h>
 
 #include "conf-dirs.h"
+#include "conf-entries.h"
 #include "macro.h"
-
-/* One file seen while scanning, before layering decides its fate. */
-typedef struct Entry {
-        char *unit;             /* "foo.conf" */
-        char *dropin;           /* "10-x.conf" for foo.conf.d/10-x.conf; NULL: the main file */
-        char *path;
-        unsigned level;
-        bool mask;
-        bool mask_unknown;      /* a plain file not yet looked at: see resolve_mask() */
-        UnitKind kind;
-} Entry;
-
-typedef struct EntryList {
-        Entry *items;
-        size_t n;
-} EntryList;
 
 static bool has_suffix(const char *s, const char *suffix, size_t *ret_stem) {
         size_t n = strlen(s), k = strlen(suffix);
@@ -34,10 +20,6 @@ static bool has_suffix(const char *s, const char *suffix, size_t *ret_stem) {
         if (ret_stem)
                 *ret_stem = n - k;
         return true;
-}
-
-static int join(const char *a, const char *b, char **ret) {
-        return asprintf(ret, "%s/%s", a, b) < 0 ? -ENOMEM : 0;
 }
 
 int conf_dir_under_root(const char *root, const char *dir, char **ret) {
@@ -63,34 +45,6 @@ static bool is_mask(int dfd, const char *name, const struct stat *st) {
         if (S_ISCHR(st->st_mode) && st->st_rdev == makedev(1, 3))
                 return true;
         return S_ISREG(st->st_mode) && st->st_size == 0;
-}
-
-/* mask: 1 or 0, or -1 when not known yet. */
-static int entry_add(EntryList *l, const char *unit, const char *dropin, const char *dir, const char *name,
-                     unsigned level, int mask, UnitKind kind) {
-        Entry e = { .level = level, .mask = mask > 0, .mask_unknown = mask < 0, .kind = kind };
-        Entry *items = reallocarray(l->items, l->n + 1, sizeof *items);
-        if (!items)
-                return -ENOMEM;
-        l->items = items;
-        e.unit = strdup(unit);
-        e.dropin = dropin ? strdup(dropin) : NULL;
-        if (!e.unit || (dropin && !e.dropin) || join(dir, name, &e.path) < 0) {
-                free(e.unit);
-                free(e.dropin);
-                return -ENOMEM;
-        }
-        l->items[l->n++] = e;
-        return 0;
-}
-
-static void entry_list_done(EntryList *l) {
-        for (size_t i = 0; i < l->n; i++) {
-                free(l->items[i].unit);
-                free(l->items[i].dropin);
-                free(l->items[i].path);
-        }
-        free(l->items);
 }
 
 /* Report a directory we cannot read; a missing one is normal. */
@@ -122,7 +76,7 @@ static int entry_type(DIR *d, const char *dir, const struct dirent *de, int *mas
                 return *mask ? S_IFREG : (int) (st.st_mode & S_IFMT);
         }
         _cleanup_free_ char *p = NULL;
-        if (join(dir, de->d_name, &p) < 0)
+        if (conf_path_join(dir, de->d_name, &p) < 0)
                 return -ENOMEM;
         int r = diag_add(diag, LOG_WARNING, p, 0, "cannot stat: %m; skipped");
         return r < 0 ? r : 0;
@@ -181,7 +135,7 @@ static int scan_dir(EntryList *l, const char *dir, unsigned level, DiagList *dia
                 if (type == S_IFDIR) {
                         _cleanup_free_ char *sub = NULL, *unit = NULL;
                         if (json_d) {
-                                if (join(dir, name, &sub) < 0)
+                                if (conf_path_join(dir, name, &sub) < 0)
                                         return -ENOMEM;
                                 r = diag_add(diag, LOG_WARNING, sub, 0,
                                              "drop-in directories extend .conf files only; ignored");
@@ -192,7 +146,7 @@ static int scan_dir(EntryList *l, const char *dir, unsigned level, DiagList *dia
                         if (!conf_d)
                                 continue;
                         unit = strndup(name, stem + strlen(".conf"));
-                        if (!unit || join(dir, name, &sub) < 0)
+                        if (!unit || conf_path_join(dir, name, &sub) < 0)
                                 return -ENOMEM;
                         r = scan_dropins(l, unit, sub, level, diag);
                         if (r < 0)
@@ -206,20 +160,6 @@ static int scan_dir(EntryList *l, const char *dir, unsigned level, DiagList *dia
                         return r;
         }
         return 0;
-}
-
-/* Unit, then its main files before its drop-ins, drop-ins by name, and
- * within one name the highest directory first: the one that wins. */
-static int cmp_entry(const void *a, const void *b) {
-        const Entry *x = a, *y = b;
-        int c = strcmp(x->unit, y->unit);
-        if (c != 0)
-                return c;
-        if (!x->dropin != !y->dropin)
-                return x->dropin ? 1 : -1;
-        if (x->dropin && (c = strcmp(x->dropin, y->dropin)) != 0)
-                return c;
-        return x->level > y->level ? -1 : x->level < y->level;
 }
 
 /* A copy of s in strings, appended to v. */
@@ -323,12 +263,19 @@ bool conf_dirs_exceed(const char *const *dirs, size_t n_dirs, size_t limit) {
 }
 
 int conf_layout_build(ConfLayout *ret, const char *const *dirs, size_t n_dirs, DiagList *diag) {
-        EntryList l = {};
+        return conf_layout_build_capped(ret, dirs, n_dirs, NULL, diag);
+}
+
+int conf_layout_build_capped(ConfLayout *ret, const char *const *dirs, size_t n_dirs, const ConfCap *cap,
+                             DiagList *diag) {
+        EntryList l = { .cap = cap && cap->max_files != SIZE_MAX ? cap : NULL };
         ConfLayout layout = {};
         int r = 0;
 
         for (size_t i = 0; i < n_dirs && r >= 0; i++)
                 r = scan_dir(&l, dirs[i], (unsigned) i, diag);
+        if (r >= 0)
+                r = entry_list_take_capped(&l, diag);
         if (r < 0)
                 goto finish;
 

@@ -46,6 +46,22 @@ int conf_dir_under_root(const char *root, const char *dir, char **ret);
  * are reported and skipped; missing directories are normal. -ENOMEM only. */
 int conf_layout_build(ConfLayout *ret, const char *const *dirs, size_t n_dirs, DiagList *diag);
 
+/* A bound on what the directories from from_level up (a user's) may add:
+ * at most max_files files (main files, drop-ins and masks alike), the
+ * first in the layout's order (by file name, main files before their
+ * drop-ins), so the same files load whatever order the directory lists
+ * them in. The others are skipped, in memory that does not grow with
+ * them, and reported once, at the first one left out, naming setting. */
+typedef struct ConfCap {
+        unsigned from_level;
+        size_t max_files;       /* SIZE_MAX: none */
+        const char *setting;
+} ConfCap;
+
+/* conf_layout_build() within cap (NULL: none). */
+int conf_layout_build_capped(ConfLayout *ret, const char *const *dirs, size_t n_dirs, const ConfCap *cap,
+                             DiagList *diag);
+
 /* Whether dirs hold more than limit entries in all (files, drop-in
  * directories, masks alike), reading no further than needed to tell: the
  * cheap check before a load that must stay small. Missing and unreadable

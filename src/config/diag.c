@@ -15,6 +15,10 @@ int diag_add(DiagList *l, int level, const char *path, unsigned line, const char
         va_list ap;
         int r;
 
+        if (l->max > 0 && l->n >= l->max) {
+                l->n_dropped++;
+                return 0;
+        }
         va_start(ap, fmt);
         r = vasprintf(&msg, fmt, ap);
         va_end(ap);

@@ -10,9 +10,14 @@
 /* Rule files are small; anything larger is a mistake, not a rule set. */
 #define RULE_FILE_MAX (1024 * 1024)
 
-/* NUL-terminated copy of the file; -EFBIG above max bytes. */
+/* NUL-terminated copy of the file; -EFBIG above max bytes, -EBADFD when
+ * it is not a regular file (a FIFO, a device, a directory), which is never
+ * read and whose open never waits. */
 int read_text_file(const char *path, size_t max, char **ret, size_t *ret_len);
 
 /* read_text_file() for a rule file: 1 when read; 0 when it cannot be, which
  * is reported in diag (the file is skipped); -ENOMEM. */
 int read_rule_file(const char *path, char **ret, size_t *ret_len, DiagList *diag);
+/* What read_rule_file() says about error from read_text_file(): 0 when
+ * reported in diag, -ENOMEM. */
+int read_rule_file_report(const char *path, int error, DiagList *diag);

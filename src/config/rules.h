@@ -52,11 +52,14 @@ typedef struct Diag {
 typedef struct DiagList {
         Diag *items;
         size_t n;
+        size_t max;             /* keep at most this many (0: no limit) ... */
+        size_t n_dropped;       /* ... and count the others */
 } DiagList;
 
 void diag_list_clear(DiagList *l);
 size_t diag_list_count(const DiagList *l, int level);
-/* Append one entry (path is copied; line 0: the whole file). -ENOMEM only. */
+/* Append one entry (path is copied; line 0: the whole file); beyond
+ * l->max only counted. -ENOMEM only. */
 int diag_add(DiagList *l, int level, const char *path, unsigned line, const char *fmt, ...)
         __attribute__((format(printf, 5, 6)));
 /* Move the entries of from that into does not hold yet to into (from's
@@ -84,6 +87,10 @@ typedef struct UserRuleDir {
         const char *dir;
 } UserRuleDir;
 
+typedef struct UserLimits {
+        size_t max_files, max_rules, max_bytes;
+} UserLimits;
+
 typedef struct RuleSources {
         const char *root;
         const UserRuleDir *user_dirs;
@@ -103,6 +110,14 @@ typedef struct RuleSources {
          * stops with -E2BIG before it lists or parses them: for a caller
          * that loads in every process it enters (the preload). 0: none. */
         size_t max_entries;
+        /* What one user's directories may load (0: no limit): files (main
+         * files, drop-ins and masks in the user's directories), rules (as
+         * ruleset_size() counts them, merged copies of system files
+         * included), and bytes of text read for that user. Files load in
+         * name order until a limit is reached; that file and all after it
+         * are skipped, reported once as an error at that file. The system
+         * directories have no such limits. */
+        UserLimits user_limits;
 } RuleSources;
 
 typedef struct RuleSet RuleSet;
@@ -112,10 +127,17 @@ typedef struct RuleSet RuleSet;
  * beyond src->max_entries. */
 int ruleset_load(const RuleSources *src, RuleSet **ret, DiagList *diag);
 RuleSet *ruleset_free(RuleSet *rs);
+/* Load uid's rules again from src (only its user directories are read;
+ * the system scope stays as loaded) and put them in place of the ones rs
+ * holds: a change in one user's directory costs that user's files only.
+ * -ENOMEM leaves the user's old rules in place, or none. */
+int ruleset_reload_user(RuleSet *rs, const RuleSources *src, uid_t uid, DiagList *diag);
 /* Rules loaded: one for each application, one for each [Thread:] section
  * (a user's merged copy of a system file counts again: it is matched on
  * its own). */
 size_t ruleset_size(const RuleSet *rs);
+/* Rules loaded for uid's own scope (0: none). */
+size_t ruleset_user_size(const RuleSet *rs, uid_t uid);
 /* Distinct files read (main files, drop-ins, schedqos files; masks not
  * counted). */
 size_t ruleset_n_files(const RuleSet *rs);

@@ -18,6 +18,12 @@ typedef struct Scope {
         GlobIndex by_name;      /* Executable= basenames, and file names of files without [Match] */
         uint32_t *unindexed;    /* applications matched by CommandLine=/Cgroup= only */
         size_t n_unindexed;
+        size_t n_rules;
+        /* User scopes: what they may load, what they read so far, and the
+         * limit that stopped the load (NULL: none). */
+        const UserLimits *limits;
+        size_t n_bytes;
+        const char *limit_hit;
 } Scope;
 
 struct RuleSet {

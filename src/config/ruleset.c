@@ -5,11 +5,16 @@
 #include <string.h>
 #include <syslog.h>
 
+#include "file-read.h"
 #include "ini-load.h"
 #include "macro.h"
 #include "qos-config.h"
 #include "ruleset-internal.h"
 #include "schedqos-json.h"
+
+/* Messages kept about one user's files per load: a file of bad lines must
+ * not fill the daemon's memory and journal. */
+#define USER_DIAG_MAX 64
 
 /* The admin directory, the only one whose files may exempt an application
  * from the foreground gate: vendors and users could otherwise give every
@@ -33,15 +38,54 @@ static int check_exempt(const RuleSet *rs, AppRule *app, DiagList *diag) {
                         "AllowInteractiveInBackground= is honoured only in %s; ignored", admin);
 }
 
+/* One file's text. A user scope's files count against its byte limit;
+ * the file that would pass it is not read and stops the scope's load. 1
+ * when read; 0 when not (reported, or the limit: s->limit_hit); -ENOMEM. */
+static int read_scope_file(Scope *s, const char *path, char **text, size_t *len, DiagList *diag) {
+        size_t max = RULE_FILE_MAX, limit = s->limits ? s->limits->max_bytes : 0;
+        size_t left = limit > s->n_bytes ? limit - s->n_bytes : 0;
+        if (limit > 0 && left < max)
+                max = left;
+        int r = read_text_file(path, max, text, len);
+        if (r == -EFBIG && max < RULE_FILE_MAX) {
+                s->limit_hit = "UserRulesMaxBytes";
+                return 0;
+        }
+        if (r < 0)
+                return read_rule_file_report(path, r, diag);
+        s->n_bytes += *len;
+        return 1;
+}
+
+static int load_ini(Scope *s, AppRule *app, const char *path, DiagList *diag) {
+        _cleanup_free_ char *text = NULL;
+        size_t len;
+        int r = read_scope_file(s, path, &text, &len, diag);
+        if (r <= 0)
+                return r;
+        return ini_load_buffer(app, path, text, len, diag);
+}
+
+static int load_json(Scope *s, const ConfUnit *u, DiagList *diag) {
+        _cleanup_free_ char *text = NULL;
+        size_t len;
+        int r = read_scope_file(s, u->path, &text, &len, diag);
+        if (r <= 0)
+                return r;
+        return schedqos_json_load_buffer(&s->apps, u->path, u->name, text, len, diag);
+}
+
+/* Load one unit into s. A unit that would take a user scope past a limit
+ * leaves nothing behind and sets s->limit_hit. */
 static int load_unit(RuleSet *rs, Scope *s, const ConfUnit *u, DiagList *diag) {
-        size_t first = s->apps.n;
+        size_t first = s->apps.n, n_rules = 0;
         int r;
 
         if (!u->path)
                 return 0; /* masked, or drop-ins without their file */
 
         if (u->kind == UNIT_JSON) {
-                r = schedqos_json_load_file(&s->apps, u->path, u->name, diag);
+                r = load_json(s, u, diag);
         } else {
                 _cleanup_free_ char *name = strndup(u->name, strlen(u->name) - strlen(".conf"));
                 AppRule *app;
@@ -50,14 +94,14 @@ static int load_unit(RuleSet *rs, Scope *s, const ConfUnit *u, DiagList *diag) {
                 r = app_rule_list_push(&s->apps, name, u->name, (RuleOrigin) { u->path, 0 }, &app);
                 if (r < 0)
                         return r;
-                r = ini_load_file(app, u->path, diag);
-                for (size_t i = 0; i < u->n_dropins && r >= 0; i++)
-                        r = ini_load_file(app, u->dropins[i], diag);
+                r = load_ini(s, app, u->path, diag);
+                for (size_t i = 0; i < u->n_dropins && r >= 0 && !s->limit_hit; i++)
+                        r = load_ini(s, app, u->dropins[i], diag);
         }
         if (r < 0)
                 return r;
 
-        for (size_t i = first; i < s->apps.n; i++) {
+        for (size_t i = first; i < s->apps.n && !s->limit_hit; i++) {
                 AppRule *app = &s->apps.items[i];
                 app->level = u->top_level;
                 r = check_exempt(rs, app, diag);
@@ -66,8 +110,18 @@ static int load_unit(RuleSet *rs, Scope *s, const ConfUnit *u, DiagList *diag) {
                 r = app_rule_finalize(app, diag);
                 if (r < 0)
                         return r;
-                rs->n_rules += 1 + app_rule_n_thread_rules(app);
+                n_rules += 1 + app_rule_n_thread_rules(app);
         }
+        if (!s->limit_hit && s->limits && s->limits->max_rules > 0 &&
+            s->n_rules + n_rules > s->limits->max_rules)
+                s->limit_hit = "UserRulesMaxRules";
+        if (s->limit_hit) {
+                while (s->apps.n > first)
+                        app_rule_list_pop(&s->apps);
+                return 0;
+        }
+        s->n_rules += n_rules;
+        rs->n_rules += n_rules;
         return 0;
 }
 
@@ -95,13 +149,42 @@ static int index_app(Scope *s, const AppRule *app, uint32_t i) {
         return 0;
 }
 
+/* The file a report about a user's unit names: one of the user's own,
+ * so that it never counts as an error in the system directories. */
+static const char *unit_user_file(const RuleSet *rs, const ConfUnit *u) {
+        if (u->level >= rs->n_dirs)
+                return u->path;
+        for (size_t i = 0; i < u->n_dropins; i++) {
+                bool system = false;
+                for (size_t d = 0; d < rs->n_dirs && !system; d++) {
+                        size_t n = strlen(rs->dirs[d]);
+                        system = strncmp(u->dropins[i], rs->dirs[d], n) == 0 && u->dropins[i][n] == '/';
+                }
+                if (!system)
+                        return u->dropins[i];
+        }
+        return u->path;
+}
+
 static int scope_load(RuleSet *rs, Scope *s, DiagList *diag) {
         int r;
 
         for (size_t i = 0; i < s->layout.n_units; i++) {
-                r = load_unit(rs, s, &s->layout.units[i], diag);
+                const ConfUnit *u = &s->layout.units[i];
+                r = load_unit(rs, s, u, diag);
                 if (r < 0)
                         return r;
+                if (!s->limit_hit)
+                        continue;
+                size_t limit = strcmp(s->limit_hit, "UserRulesMaxBytes") == 0 ? s->limits->max_bytes
+                                                                                : s->limits->max_rules;
+                r = diag_add(diag, LOG_ERR, unit_user_file(rs, u), 0,
+                             "beyond this user's limit of %zu %s (%s=); this file and %zu after it in name order skipped",
+                             limit, strcmp(s->limit_hit, "UserRulesMaxBytes") == 0 ? "bytes" : "rules",
+                             s->limit_hit, s->layout.n_units - i - 1);
+                if (r < 0)
+                        return r;
+                break;
         }
         for (size_t i = 0; i < s->apps.n; i++) {
                 r = index_app(s, &s->apps.items[i], (uint32_t) i);
@@ -180,18 +263,53 @@ static int load_user_scope(RuleSet *rs, const RuleSources *src, uid_t uid, DiagL
         s->user = true;
         s->uid = uid;
         s->user_level = (unsigned) rs->n_dirs;
+        s->limits = &src->user_limits;
 
         /* The system files a user's drop-ins extend are read again here;
-         * what they said the first time is not said twice. */
-        DiagList mine = {};
-        r = conf_layout_build(&s->layout, dirs, n, &mine);
+         * what they said the first time is not said twice. A user's files
+         * say at most USER_DIAG_MAX things, however many bad lines. */
+        DiagList mine = { .max = USER_DIAG_MAX };
+        ConfCap cap = {
+                .from_level = s->user_level,
+                .max_files = src->user_limits.max_files ?: SIZE_MAX,
+                .setting = "UserRulesMaxFiles",
+        };
+        r = conf_layout_build_capped(&s->layout, dirs, n, &cap, &mine);
         if (r >= 0) {
                 conf_layout_keep_from(&s->layout, s->user_level);
                 r = scope_load(rs, s, &mine);
         }
+        if (r >= 0 && mine.n_dropped > 0)
+                r = diag_add(diag, LOG_WARNING, dirs[n - 1], 0, "%zu more messages about uid %u's rules not shown",
+                             mine.n_dropped, (unsigned) uid);
         if (r >= 0)
                 r = diag_list_merge_new(diag, &mine);
         diag_list_clear(&mine);
+        return r;
+}
+
+/* uid's scope, appended to rs, read with the user's identity. A user
+ * whose identity cannot be taken is reported and has no scope. */
+static int load_user(RuleSet *rs, const RuleSources *src, uid_t uid, DiagList *diag) {
+        const char *dir = NULL;
+        int r;
+
+        for (size_t i = 0; i < src->n_user_dirs && !dir; i++)
+                if (src->user_dirs[i].uid == uid)
+                        dir = src->user_dirs[i].dir;
+        if (!dir)
+                return 0;
+        if (src->enter_user) {
+                r = src->enter_user(uid, src->userdata);
+                if (r < 0) {
+                        r = diag_add(diag, LOG_WARNING, dir, 0, "rules of uid %u skipped: %s", (unsigned) uid,
+                                     strerror(-r));
+                        return r < 0 ? r : 0;
+                }
+        }
+        r = load_user_scope(rs, src, uid, diag);
+        if (src->leave_user)
+                src->leave_user(uid, src->userdata);
         return r;
 }
 
@@ -202,6 +320,7 @@ static int cmp_str(const void *a, const void *b) {
 /* Files read, each once: a user's scope reads system files again. */
 static int count_files(RuleSet *rs) {
         size_t n = 0;
+        rs->n_files = 0;
         for (size_t i = 0; i < rs->n_scopes; i++)
                 for (size_t j = 0; j < rs->scopes[i].layout.n_units; j++) {
                         const ConfUnit *u = &rs->scopes[i].layout.units[j];
@@ -256,23 +375,7 @@ static int ruleset_load_all(RuleSet *rs, const RuleSources *src, DiagList *diag)
                 bool seen = false;
                 for (size_t j = 0; j < i; j++)
                         seen |= src->user_dirs[j].uid == src->user_dirs[i].uid;
-                if (seen)
-                        continue;
-                uid_t uid = src->user_dirs[i].uid;
-                if (src->enter_user) {
-                        r = src->enter_user(uid, src->userdata);
-                        if (r < 0) {
-                                r = diag_add(diag, LOG_WARNING, src->user_dirs[i].dir, 0,
-                                             "rules of uid %u skipped: %s", (unsigned) uid, strerror(-r));
-                                if (r < 0)
-                                        return r;
-                                continue;
-                        }
-                }
-                r = load_user_scope(rs, src, uid, diag);
-                if (src->leave_user)
-                        src->leave_user(uid, src->userdata);
-                if (r < 0)
+                if (!seen && (r = load_user(rs, src, src->user_dirs[i].uid, diag)) < 0)
                         return r;
         }
         return count_files(rs);
@@ -292,6 +395,34 @@ int ruleset_load(const RuleSources *src, RuleSet **ret, DiagList *diag) {
         return 0;
 }
 
+int ruleset_reload_user(RuleSet *rs, const RuleSources *src, uid_t uid, DiagList *diag) {
+        size_t old = rs->n_scopes, before = rs->n_scopes;
+        for (size_t i = 1; i < rs->n_scopes && old == rs->n_scopes; i++)
+                if (rs->scopes[i].user && rs->scopes[i].uid == uid)
+                        old = i;
+
+        int r = load_user(rs, src, uid, diag);
+        if (r < 0) {
+                while (rs->n_scopes > before) {
+                        Scope *s = &rs->scopes[--rs->n_scopes];
+                        rs->n_rules -= s->n_rules;
+                        scope_done(s);
+                }
+                return r;
+        }
+        if (old < before) {
+                /* The new scope, if any, takes the old one's place. */
+                rs->n_rules -= rs->scopes[old].n_rules;
+                scope_done(&rs->scopes[old]);
+                if (rs->n_scopes > before)
+                        rs->scopes[old] = rs->scopes[--rs->n_scopes];
+                else
+                        memmove(&rs->scopes[old], &rs->scopes[old + 1],
+                                (--rs->n_scopes - old) * sizeof *rs->scopes);
+        }
+        return count_files(rs);
+}
+
 RuleSet *ruleset_free(RuleSet *rs) {
         if (!rs)
                 return NULL;
@@ -307,6 +438,13 @@ RuleSet *ruleset_free(RuleSet *rs) {
 
 size_t ruleset_size(const RuleSet *rs) {
         return rs ? rs->n_rules : 0;
+}
+
+size_t ruleset_user_size(const RuleSet *rs, uid_t uid) {
+        for (size_t i = 1; rs && i < rs->n_scopes; i++)
+                if (rs->scopes[i].user && rs->scopes[i].uid == uid)
+                        return rs->scopes[i].n_rules;
+        return 0;
 }
 
 size_t ruleset_n_files(const RuleSet *rs) {

@@ -7,8 +7,9 @@
 #include "fileio.h"
 #include "macro.h"
 
+/* The path may lie in a cgroup a user owns: an open must never wait. */
 int read_small_file(const char *path, char *buf, size_t size, size_t *ret_len) {
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         size_t len = 0;
 
         if (fd < 0)

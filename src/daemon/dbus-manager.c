@@ -260,6 +260,7 @@ COUNTER(m->counters.vanished, vanished)
 COUNTER(m->counters.recovered, recovered)
 COUNTER(m->counters.reloads, reloads)
 COUNTER(m->counters.reload_failures, reload_failures)
+COUNTER(m->counters.user_reloads, user_reloads)
 COUNTER(m->last_reload.time_usec, last_reload_time)
 COUNTER(registry_size(&m->tasks), tasks_managed)
 COUNTER(overrides_count(m), active_overrides)
@@ -342,6 +343,7 @@ static const sd_bus_vtable manager_vtable[] = {
         PROP_T("Recovered", recovered),
         PROP_T("Reloads", reloads),
         PROP_T("ReloadFailures", reload_failures),
+        PROP_T("UserReloads", user_reloads),
         PROP_T("LastReloadTime", last_reload_time),
         PROP_T("QueriesRateLimited", queries_limited),
         SD_BUS_PROPERTY("LastReloadOK", "b", get_last_reload_ok, 0, 0),

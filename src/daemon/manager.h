@@ -29,6 +29,7 @@ typedef struct Counters {
         uint64_t rescans;       /* full /proc scans (start, loss, reload, periodic) */
         uint64_t recovered;     /* originals recovered from the state file */
         uint64_t reloads, reload_failures;
+        uint64_t user_reloads;  /* one user's rules reloaded after a change in their directory */
 } Counters;
 
 typedef struct ReloadStatus {

@@ -13,8 +13,20 @@
  * stays), another negative errno on failure. m->last_reload says what. */
 int reload_rules(Manager *m, bool initial);
 
-/* Watch the rule directories (and their parents, to see them appear);
- * changes reload after a short settling delay. */
+/* Load uid's own rules again (read as the user, within the limits of
+ * qosd.conf), put them in place of that user's previous ones, and evaluate
+ * that user's processes again. The system's rules and other users' stay
+ * as they are. Errors in the user's files are logged and skip that file. */
+int reload_user_rules(Manager *m, uid_t uid);
+
+/* Watching (reload-watch.c): the system rule directories (and their
+ * parents, to see them appear) and each user's. A change in the system
+ * directories reloads everything after a short settling delay; a change
+ * in a user's directory reloads only that user's rules, at most once per
+ * UserRulesReloadIntervalSec=, and never delays a system reload. */
 int reload_watch(Manager *m);
+/* After a full load: watch the directories that exist now, drop pending
+ * per-user reloads. */
+void reload_watch_refresh(Manager *m);
 void reload_unwatch(Manager *m);
 void reload_free(Manager *m);

@@ -152,3 +152,24 @@ int scan_all(Manager *m, const char *why) {
         state_file_maybe_compact(&m->state, &m->tasks);
         return 0;
 }
+
+int scan_user(Manager *m, uid_t uid, const char *why) {
+        _cleanup_free_ pid_t *pids = NULL;
+        size_t n, k = 0;
+        int r;
+
+        r = proc_list_pids(&pids, &n);
+        if (r < 0)
+                return log_error_errno(r, "cannot list /proc: %m");
+        for (size_t i = 0; i < n; i++) {
+                uid_t u;
+                if (proc_uid(pids[i], &u) < 0 || u != uid)
+                        continue;
+                k++;
+                r = scan_process(m, pids[i], SCAN_REEVALUATE);
+                if (r == -ENOMEM)
+                        return log_error_errno(r, "out of memory during scan");
+        }
+        log_debug("evaluated %zu processes of uid %u (%s)", k, (unsigned) uid, why);
+        return 0;
+}

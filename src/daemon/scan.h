@@ -18,3 +18,8 @@ int scan_process(Manager *m, pid_t pid, ScanReason why);
 
 /* Every process in /proc, then drop what no longer exists. */
 int scan_all(Manager *m, const char *why);
+
+/* The processes of one user (real uid, as the rules see it): after that
+ * user's rules changed. A process that changes uid meanwhile is left to
+ * the periodic scan. */
+int scan_user(Manager *m, uid_t uid, const char *why);

@@ -24,6 +24,10 @@ void settings_init(Settings *s) {
                 .user_rules = true,
                 .systemd_units = true,
                 .user_rules_min_uid = 1000,
+                .user_rules_max_files = 256,
+                .user_rules_max_rules = 1024,
+                .user_rules_max_bytes = 1 << 20,
+                .user_rules_reload_interval_usec = 1000000,
                 .foreground_gate = GATE_AUTO,
                 .foreground_uid = (uid_t) -1,
                 .foreground_gid = (gid_t) -1,
@@ -112,6 +116,19 @@ static int parse_id(const char *v, bool group, unsigned *ret) {
                 *ret = p->pw_uid;
         }
         return 0;
+}
+
+/* The limits on a user's own rules; see qosd(8). */
+static int set_user_rules_key(Settings *s, const char *key, const char *value) {
+        if (strcasecmp(key, "UserRulesMaxFiles") == 0)
+                return parse_count(value, 1000000, &s->user_rules_max_files);
+        if (strcasecmp(key, "UserRulesMaxRules") == 0)
+                return parse_count(value, 1000000, &s->user_rules_max_rules);
+        if (strcasecmp(key, "UserRulesMaxBytes") == 0)
+                return parse_size(value, &s->user_rules_max_bytes);
+        if (strcasecmp(key, "UserRulesReloadIntervalSec") == 0)
+                return parse_seconds(value, &s->user_rules_reload_interval_usec);
+        return -ENOKEY;
 }
 
 static int set_broker_key(Settings *s, const char *key, const char *value) {
@@ -218,7 +235,8 @@ static int set_key(Settings *s, const char *key, const char *value) {
                 s->user_rules_min_uid = (unsigned) v;
                 return 0;
         }
-        return set_broker_key(s, key, value);
+        r = set_user_rules_key(s, key, value);
+        return r == -ENOKEY ? set_broker_key(s, key, value) : r;
 }
 
 /* Debian's inih does not pass line numbers to the handler; inih calls it

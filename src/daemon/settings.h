@@ -31,6 +31,13 @@ typedef struct Settings {
         bool user_rules;        /* UserRules=: read ~/.config/qos/apps.d of each user */
         bool systemd_units;     /* SystemdUnits=: weigh units through systemd where it runs the machine */
         unsigned user_rules_min_uid;    /* UserRulesMinUid=: accounts below are system ones */
+        /* What one user's rule directory may load (UserRulesMaxFiles=,
+         * UserRulesMaxRules=, UserRulesMaxBytes=), and how often a change
+         * there reloads it (UserRulesReloadIntervalSec=, in usec). */
+        unsigned user_rules_max_files;
+        unsigned user_rules_max_rules;
+        int user_rules_max_bytes;
+        uint64_t user_rules_reload_interval_usec;
         /* The broker (SetThreadClass, SetForeground); see qosd(8). */
         ForegroundGate foreground_gate; /* ForegroundGate=auto|yes|no */
         uid_t foreground_uid;   /* ForegroundUser=: may call SetForeground; -1: root only */

@@ -97,6 +97,30 @@ static void test_broker(void **state) {
         settings_done(&s);
 }
 
+static void test_user_rule_limits(void **state) {
+        Settings s;
+        settings_init(&s);
+        assert_int_equal(s.user_rules_max_files, 256);
+        assert_int_equal(s.user_rules_max_rules, 1024);
+        assert_int_equal(s.user_rules_max_bytes, 1 << 20);
+        assert_int_equal(s.user_rules_reload_interval_usec, 1000000);
+        char *p = write_tmp("[Daemon]\n"
+                            "UserRulesMaxFiles=10\n"
+                            "UserRulesMaxRules=20\n"
+                            "UserRulesMaxBytes=64K\n"
+                            "UserRulesReloadIntervalSec=5\n"
+                            "UserRulesMaxFiles=0\n"      /* at least one file */
+                            "UserRulesMaxBytes=100\n");  /* at least a page */
+        assert_int_equal(settings_load(&s, p), 2);
+        assert_int_equal(s.user_rules_max_files, 10);
+        assert_int_equal(s.user_rules_max_rules, 20);
+        assert_int_equal(s.user_rules_max_bytes, 64 << 10);
+        assert_int_equal(s.user_rules_reload_interval_usec, 5000000);
+        settings_done(&s);
+        unlink(p);
+        free(p);
+}
+
 static void test_bad_lines(void **state) {
         char *p = write_tmp("[Daemon]\n"
                             "RestoreOnExit=perhaps\n"
@@ -138,6 +162,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_defaults_and_missing_file),
                 cmocka_unit_test(test_values),
+                cmocka_unit_test(test_user_rule_limits),
                 cmocka_unit_test(test_bad_lines),
                 cmocka_unit_test(test_broker),
                 cmocka_unit_test(test_list_tasks_max),
