@@ -139,6 +139,19 @@ int proc_uid(pid_t pid, uid_t *ret) {
         return 0;
 }
 
+int proc_cap_effective(pid_t pid, uint64_t *ret) {
+        char v[32], *end;
+        int r = status_field(pid, "CapEff", v, sizeof v);
+        if (r < 0)
+                return r;
+        errno = 0;
+        unsigned long long caps = strtoull(v, &end, 16);
+        if (errno || end == v)
+                return -EIO;
+        *ret = (uint64_t) caps;
+        return 0;
+}
+
 int proc_comm(pid_t pid, pid_t tid, char ret[PROC_COMM_MAX]) {
         char buf[64];
         size_t len;

@@ -31,6 +31,10 @@ int proc_tgid(pid_t tid, pid_t *ret);
 /* Real uid of a process. */
 int proc_uid(pid_t pid, uid_t *ret);
 
+/* The effective capability set of a process (CapEff in its status), as
+ * seen in the process's own user namespace: bit CAP_X is capability X. */
+int proc_cap_effective(pid_t pid, uint64_t *ret);
+
 /* Thread name (comm), newline stripped. */
 int proc_comm(pid_t pid, pid_t tid, char ret[PROC_COMM_MAX]);
 
