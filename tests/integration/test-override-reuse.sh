@@ -107,6 +107,12 @@ burst() {
         for ((i = 0; i < 30; i++)); do /bin/true; done
 }
 
+# A call sent to the stopped qosd waits in its socket: once it is there,
+# qosd handles it on waking before the rescan that follows lost events
+# (50 ms later), so the call meets the owner it has not seen exit. The
+# caller needs a moment to send it.
+settle() { sleep 1; }
+
 # The start times are clock ticks; a PID reused within the tick its
 # connection appeared in cannot be told apart (qosd(8), LIMITATIONS), and
 # no unprivileged user can cycle the PID space that fast.
@@ -139,14 +145,19 @@ chrt -i -p 0 "$bob_v1" # below its main thread: a loan between them would show
 victims=("$ghost" "$bob_v1")
 before=$(views)
 row="overrides from a connection whose process exited, its PID given to another user's program (the exit unseen)"
-caller_send "end $id"
+caller_send "begin $ghost $(stat_field "$ghost" 22) $bob_v1 $(stat_field "$bob_v1" 22) user-interactive"
+settle
 kill -CONT "$QOSD_PID"
 caller_read
-assert_eq "$out" org.freedesktop.DBus.Error.AccessDenied "EndOverride from the stale connection"
 count "$row" "$before"
-caller_ask "begin $ghost $(stat_field "$ghost" 22) $bob_v1 $(stat_field "$bob_v1" 22) user-interactive"
 assert_eq "$out" org.freedesktop.DBus.Error.AccessDenied "BeginOverride from the stale connection"
+kill -STOP "$QOSD_PID"
+caller_send "end $id"
+settle
+kill -CONT "$QOSD_PID"
+caller_read
 count "$row" "$before"
+assert_eq "$out" org.freedesktop.DBus.Error.AccessDenied "EndOverride from the stale connection"
 now=$(busctl --system get-property org.qosd.QoS1 /org/qosd/QoS1 org.qosd.QoS1.Manager EventsLost | awk '{print $2}')
 [ "$now" -gt "$lost" ] || fail "qosd lost no events while stopped: the exit was not missed"
 wait_for test "$(active)" = 0 || fail "the dead owner's override is still held: $(active)"
@@ -163,11 +174,11 @@ victims=("$ghost" "$alice_a1")
 before=$(views)
 row="overrides from such a connection, the PID given to another program of the same user"
 caller_ask "begin $ghost $(stat_field "$ghost" 22) $alice_a1 $(stat_field "$alice_a1" 22) user-interactive"
+count "$row" "$before"
 assert_eq "$out" org.freedesktop.DBus.Error.AccessDenied "BeginOverride on alice's other program"
-count "$row" "$before"
 caller_ask "end $id"
-assert_eq "$out" org.freedesktop.DBus.Error.AccessDenied "EndOverride on alice's other program"
 count "$row" "$before"
+assert_eq "$out" org.freedesktop.DBus.Error.AccessDenied "EndOverride on alice's other program"
 caller_stop
 kill "$ghost"
 ok "nor on another program of the same user"
@@ -195,14 +206,15 @@ assert_eq "$(kernel_view "$owner")" "$UT" "bob's main thread under the TID start
 [ "$base" != "$UT" ] || fail "the owner's saved settings look like utility: the test would see nothing"
 row="an override's owner exited unseen, its TID given to another user's program"
 caller_send "end $id"
+settle
 kill -CONT "$QOSD_PID"
 caller_read
+count "$row" "$before"
 # The pin is checked before the restore: the owner is gone, nothing applied.
 assert_eq "$out" org.qosd.QoS1.Error.NoSuchTask "EndOverride after the owner's TID was reused"
-count "$row" "$before"
 caller_ask "begin $me $(stat_field "$me" 22) $owner $(stat_field "$owner" 22) user-interactive"
-assert_eq "$out" org.freedesktop.DBus.Error.AccessDenied "BeginOverride on bob's thread under the old TID"
 count "$row" "$before"
+assert_eq "$out" org.freedesktop.DBus.Error.AccessDenied "BeginOverride on bob's thread under the old TID"
 wait_for test "$(active)" = 0 || fail "overrides left: $(active)"
 caller_stop
 ok "the owner's saved settings never reach the task that got its TID"
