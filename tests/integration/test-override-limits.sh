@@ -54,6 +54,9 @@ caller_stop() { # i
         rm -f "$TEST_TMP/caller.$1".*
 }
 
+# Every BeginOverride of the flood is an attempt; one granted past a limit
+# would be an escalation (the assertions below fail first).
+attempts=0
 # lend I THREADS: caller I spawns THREADS threads and lends to each; sets
 # OK, LIMITED and MESSAGE (the last error).
 lend() { # i threads
@@ -62,6 +65,7 @@ lend() { # i threads
         caller_ask "$1" "lend utility"
         read -r _ OK _ LIMITED _ other MESSAGE <<<"$out"
         OK=${OK%:} LIMITED=${LIMITED%:} other=${other%:}
+        attempts=$((attempts + $2))
         assert_eq "$other" 0 "caller $1: other errors ($out)"
 }
 
@@ -110,6 +114,12 @@ wait_for test "$(prop ActiveOverrides)" = 0 || fail "overrides left after the ca
 wait_for test "$(fds)" -le $((base + 2)) || fail "descriptors left after the callers went: $(fds), $base at start"
 ok "$PER_CONNECTION per connection, $PER_USER per user, refused with the reason and counted"
 
+table() {
+        printf '\n| attack | attempts | escalations |\n| --- | ---: | ---: |\n'
+        printf '| %s | %d | 0 |\n' "override flood (BeginOverride from one user past the limits per connection and per user, on five connections, and past the descriptor reserve)" "$attempts"
+        echo "$attempts attempts tried, 0 escalations"
+}
+
 # --- the reserve -------------------------------------------------------------
 
 if [ "$held" -lt $((base + PER_CONNECTION)) ]; then
@@ -117,6 +127,7 @@ if [ "$held" -lt $((base + PER_CONNECTION)) ]; then
         # no descriptor, and there is no reserve to reach.
         echo "no thread pidfds on $(uname -r): overrides hold no descriptors; the reserve is not reached"
         stop_qosd
+        table
         exit 0
 fi
 stop_qosd
@@ -135,4 +146,5 @@ still_serves "at the reserve"
 "$QOSCTL" ps >/dev/null || fail "qosctl ps failed at the reserve"
 caller_stop 5
 stop_qosd
+table
 ok "the last $RESERVE descriptors stay qosd's: overrides refused before EMFILE, /proc reads go on"
