@@ -12,6 +12,7 @@ typedef struct ProcStat {
         pid_t pid;
         char comm[PROC_COMM_MAX];
         char state;
+        unsigned flags;         /* the kernel's task flags (PF_*), field 9 */
         pid_t ppid;
         pid_t tgid;             /* from status; the process a thread belongs to */
         uint64_t start_time;    /* clock ticks since boot: with pid, a unique identity */

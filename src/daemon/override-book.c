@@ -12,6 +12,7 @@
 #include "override-stack.h"
 #include "overrides.h"
 #include "pid-map.h"
+#include "proc.h"
 
 typedef struct Owner Owner;
 typedef struct UserTally UserTally;
@@ -180,12 +181,28 @@ static void owner_drop(Overrides *ov, Owner *o) {
         end_matching(ov, record_of_owner, o, false);
 }
 
+/* The kernel's PF_EXITING (include/linux/sched.h), as /proc/TID/stat
+ * shows it: set when a task enters do_exit(), and kept by a zombie. */
+#define TASK_FLAG_EXITING 0x00000004u
+
+/* The owner's task has exited or is exiting. The EXIT event is sent from
+ * inside do_exit(), before a thread pidfd turns readable and while /proc
+ * still shows the task with its start time (a process's zombie keeps it
+ * until reaped): the pin alone would call it alive. */
+static bool owner_exited(const Owner *o) {
+        ProcStat st;
+        if (task_ref_alive(&o->ref) < 0 || proc_read_stat(0, o->ref.tid, &st) < 0 ||
+            st.start_time != o->ref.start_time)
+                return true;
+        return st.flags & TASK_FLAG_EXITING;
+}
+
 void overrides_task_exited(Manager *m, pid_t tid) {
         Overrides *ov = m->overrides;
         Owner *o = ov ? pid_map_get(&ov->by_tid, tid) : NULL;
         /* The event may be late: the TID may be a new task's already, with
-         * overrides of its own. Only the pin says whose exit this was. */
-        if (o && task_ref_alive(&o->ref) < 0)
+         * overrides of its own. Only the task says whose exit this was. */
+        if (o && owner_exited(o))
                 owner_drop(ov, o);
 }
 
@@ -195,10 +212,8 @@ void overrides_sweep(Manager *m) {
                 return;
         for (Owner *o = ov->owners, *next; o; o = next) {
                 next = o->next;
-                if (task_ref_alive(&o->ref) < 0) {
-                        /* Dropping frees o and no other owner. */
-                        owner_drop(ov, o);
-                }
+                if (owner_exited(o))
+                        owner_drop(ov, o); /* frees o and no other owner */
         }
 }
 

@@ -29,6 +29,8 @@ BG=$(class_view background)
 
 prop() { busctl --system get-property org.qosd.QoS1 /org/qosd/QoS1 org.qosd.QoS1.Manager "$1" | cut -d' ' -f2-; }
 fds() { ls "/proc/$QOSD_PID/fd" | wc -l; }
+prop_is() { [ "$(prop "$1")" = "$2" ]; }
+fds_at_most() { [ "$(fds)" -le "$1" ]; }
 
 # Callers as alice, one bus connection each, on FIFOs: CALLER_IN[i] and
 # CALLER_OUT[i] are the shell's descriptors for caller i.
@@ -110,8 +112,8 @@ echo "qosd's descriptors: $base at start, $held with $PER_CONNECTION overrides, 
 [ "$now" -le $((base + PER_USER + 8)) ] || fail "qosd holds $now descriptors for $PER_USER overrides"
 still_serves "at the user's limit"
 for i in 0 1 2 3 4; do caller_stop "$i"; done
-wait_for test "$(prop ActiveOverrides)" = 0 || fail "overrides left after the callers went: $(prop ActiveOverrides)"
-wait_for test "$(fds)" -le $((base + 2)) || fail "descriptors left after the callers went: $(fds), $base at start"
+wait_for prop_is ActiveOverrides 0 || fail "overrides left after the callers went: $(prop ActiveOverrides)"
+wait_for fds_at_most $((base + 2)) || fail "descriptors left after the callers went: $(fds), $base at start"
 ok "$PER_CONNECTION per connection, $PER_USER per user, refused with the reason and counted"
 
 table() {

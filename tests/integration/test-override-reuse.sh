@@ -80,6 +80,7 @@ active() {
         busctl --system get-property org.qosd.QoS1 /org/qosd/QoS1 org.qosd.QoS1.Manager ActiveOverrides |
                 awk '{print $2}'
 }
+none_active() { [ "$(active)" = 0 ]; }
 
 # PROGRAM... started under PID as USER (the PID must be free; a TID just
 # released may take a moment to be). Sets SPAWNED_OUT.
@@ -160,7 +161,7 @@ count "$row" "$before"
 assert_eq "$out" org.freedesktop.DBus.Error.AccessDenied "EndOverride from the stale connection"
 now=$(busctl --system get-property org.qosd.QoS1 /org/qosd/QoS1 org.qosd.QoS1.Manager EventsLost | awk '{print $2}')
 [ "$now" -gt "$lost" ] || fail "qosd lost no events while stopped: the exit was not missed"
-wait_for test "$(active)" = 0 || fail "the dead owner's override is still held: $(active)"
+wait_for none_active || fail "the dead owner's override is still held: $(active)"
 ok "a stale connection cannot end or begin overrides on bob's program under its old PID"
 
 # The same PID, now another program of alice's own.
@@ -215,7 +216,7 @@ assert_eq "$out" org.qosd.QoS1.Error.NoSuchTask "EndOverride after the owner's T
 caller_ask "begin $me $(stat_field "$me" 22) $owner $(stat_field "$owner" 22) user-interactive"
 count "$row" "$before"
 assert_eq "$out" org.freedesktop.DBus.Error.AccessDenied "BeginOverride on bob's thread under the old TID"
-wait_for test "$(active)" = 0 || fail "overrides left: $(active)"
+wait_for none_active || fail "overrides left: $(active)"
 caller_stop
 ok "the owner's saved settings never reach the task that got its TID"
 
