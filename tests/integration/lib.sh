@@ -62,6 +62,19 @@ expect_exit() { # code cmd...
         [ "$rc" = "$want" ] || fail "'$*' exited $rc, expected $want; output: $OUT"
 }
 
+# The attack table of docs/security.md, from the attempts a test counted
+# per row in the associative array `tried` (and in $attempts and
+# $escalations); fails on any escalation.
+attack_table() {
+        local row
+        printf '\n| attack | attempts | escalations |\n| --- | ---: | ---: |\n'
+        for row in "${!tried[@]}"; do
+                printf '| %s | %d | 0 |\n' "$row" "${tried[$row]}"
+        done | sort
+        echo "$attempts attempts tried, $escalations escalations"
+        [ "$escalations" = 0 ] || fail "$escalations escalations"
+}
+
 TEST_TMP=$(mktemp -d "/tmp/qos-$TEST_NAME.XXXXXX")
 chmod 755 "$TEST_TMP"
 on_exit "rm -rf '$TEST_TMP'"

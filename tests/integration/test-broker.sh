@@ -357,11 +357,6 @@ THREADS_BIN=$UIEX start_threads t
 wait_view "$THREADS_PID" "$UI" "the admin's exemption"
 ok "rules' user-interactive meets the gate too; only an admin file exempts"
 
-printf '\n| attack | attempts | escalations |\n| --- | ---: | ---: |\n'
-for row in "${!tried[@]}"; do
-        printf '| %s | %d | 0 |\n' "$row" "${tried[$row]}"
-done | sort
-echo "$attempts attempts tried, $escalations escalations"
-[ "$escalations" = 0 ] || fail "$escalations escalations"
+attack_table
 stop_qosd
 ok "the broker held every line"

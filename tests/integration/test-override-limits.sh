@@ -117,9 +117,8 @@ wait_for fds_at_most $((base + 2)) || fail "descriptors left after the callers w
 ok "$PER_CONNECTION per connection, $PER_USER per user, refused with the reason and counted"
 
 table() {
-        printf '\n| attack | attempts | escalations |\n| --- | ---: | ---: |\n'
-        printf '| %s | %d | 0 |\n' "override flood (BeginOverride from one user past the limits per connection and per user, on five connections, and past the descriptor reserve)" "$attempts"
-        echo "$attempts attempts tried, 0 escalations"
+        declare -A tried=(["override flood (BeginOverride from one user past the limits per connection and per user, on five connections, and past the descriptor reserve)"]=$attempts)
+        escalations=0 attack_table
 }
 
 # --- the reserve -------------------------------------------------------------

@@ -186,38 +186,59 @@ ok "nor on another program of the same user"
 
 # --- an owner's TID reused while qosd missed its exit ---------------------
 
-caller_start
-me=$SERVING
-caller_ask "spawn 1"
-read -r _ _ owner <<<"$out"
-chrt -i -p 0 "$owner"
-base=$(kernel_view "$owner")
-caller_ask "begin $me $(stat_field "$me" 22) $owner $(stat_field "$owner" 22) user-interactive"
-read -r id lent <<<"$out"
-assert_eq "$lent" utility "the override on the caller's own thread"
-assert_eq "$(kernel_view "$owner")" "$UT" "its owner raised"
-kill -STOP "$QOSD_PID"
-burst
-caller_ask retire
-assert_eq "$out" "retired $owner" "the owner thread ended"
-spawn_at "$owner" "$bob" v2
-victims=("$owner" "$(spawned_tid v2)")
-before=$(views)
-assert_eq "$(kernel_view "$owner")" "$UT" "bob's main thread under the TID starts at utility"
-[ "$base" != "$UT" ] || fail "the owner's saved settings look like utility: the test would see nothing"
+# One try: alice's thread with an override exits while qosd is stopped,
+# bob's program gets its TID, and alice ends the override. Sets $out to
+# EndOverride's answer; the victims are checked either way.
 row="an override's owner exited unseen, its TID given to another user's program"
-caller_send "end $id"
-settle
-kill -CONT "$QOSD_PID"
-caller_read
-count "$row" "$before"
+tid_reuse_try() {
+        caller_start
+        me=$SERVING
+        caller_ask "spawn 1"
+        read -r _ _ owner <<<"$out"
+        chrt -i -p 0 "$owner"
+        base=$(kernel_view "$owner")
+        caller_ask "begin $me $(stat_field "$me" 22) $owner $(stat_field "$owner" 22) user-interactive"
+        read -r id lent <<<"$out"
+        assert_eq "$lent" utility "the override on the caller's own thread"
+        assert_eq "$(kernel_view "$owner")" "$UT" "its owner raised"
+        kill -STOP "$QOSD_PID"
+        burst
+        caller_ask retire
+        assert_eq "$out" "retired $owner" "the owner thread ended"
+        spawn_at "$owner" "$bob" v2
+        victims=("$owner" "$(spawned_tid v2)")
+        before=$(views)
+        assert_eq "$(kernel_view "$owner")" "$UT" "bob's main thread under the TID starts at utility"
+        [ "$base" != "$UT" ] || fail "the owner's saved settings look like utility: the test would see nothing"
+        caller_send "end $id"
+        settle
+        kill -CONT "$QOSD_PID"
+        caller_read
+        end_reply=$out
+        [ "$(views)" = "$before" ] || { escalations=$((escalations + 1)); fail "EndOverride changed $(views)"; }
+        caller_ask "begin $me $(stat_field "$me" 22) $owner $(stat_field "$owner" 22) user-interactive"
+        begin_reply=$out
+        [ "$(views)" = "$before" ] || { escalations=$((escalations + 1)); fail "BeginOverride changed $(views)"; }
+        assert_eq "$begin_reply" org.freedesktop.DBus.Error.AccessDenied "BeginOverride on bob's thread under the old TID"
+        if [ "$end_reply" = org.qosd.QoS1.Error.NoSuchTask ]; then
+                count "$row" "$before"
+                count "$row" "$before"
+        fi
+        wait_for none_active || fail "overrides left: $(active)"
+        caller_stop
+        kill "$owner"
+}
+# A rescan armed by losses before the stop (a busy machine overflows the
+# small queue at any time) may run first on waking and drop the owner;
+# then the call meets no override (InvalidArgs), which proves nothing
+# about the restore. Such tries are not counted; another one is made.
+for try in 1 2 3 4 5; do
+        tid_reuse_try
+        [ "$end_reply" = org.freedesktop.DBus.Error.InvalidArgs ] || break
+        echo "try $try: qosd dropped the owner before the call came; again"
+done
 # The pin is checked before the restore: the owner is gone, nothing applied.
-assert_eq "$out" org.qosd.QoS1.Error.NoSuchTask "EndOverride after the owner's TID was reused"
-caller_ask "begin $me $(stat_field "$me" 22) $owner $(stat_field "$owner" 22) user-interactive"
-count "$row" "$before"
-assert_eq "$out" org.freedesktop.DBus.Error.AccessDenied "BeginOverride on bob's thread under the old TID"
-wait_for none_active || fail "overrides left: $(active)"
-caller_stop
+assert_eq "$end_reply" org.qosd.QoS1.Error.NoSuchTask "EndOverride after the owner's TID was reused"
 ok "the owner's saved settings never reach the task that got its TID"
 
 # --- root without CAP_SYS_NICE --------------------------------------------
@@ -267,12 +288,7 @@ assert_eq "$out" 'ss "utility" "granted"' "root with CAP_SYS_NICE"
 assert_eq "$(kernel_view "$b1")" "$UT" "bob's thread raised by root"
 ok "root without CAP_SYS_NICE gets from qosd no more than from the kernel"
 
-printf '\n| attack | attempts | escalations |\n| --- | ---: | ---: |\n'
-for row in "${!tried[@]}"; do
-        printf '| %s | %d | 0 |\n' "$row" "${tried[$row]}"
-done | sort
-echo "$attempts attempts tried, $escalations escalations"
-[ "$escalations" = 0 ] || fail "$escalations escalations"
+attack_table
 kill -0 "$QOSD_PID" || fail "qosd died"
 stop_qosd
 ok "overrides and privilege held every line"
