@@ -28,10 +28,11 @@ threads_bin=$(user_runnable "$QOS_TEST_THREADS")
 start_dbus
 socket=${DBUS_SYSTEM_BUS_ADDRESS#unix:path=}
 qosd_root_init
-# A receive buffer of a few events: while qosd is stopped, a burst of
-# process events overflows it and the exits after it are lost, as under a
-# real fork storm (qosd then rescans; the test acts before that).
-start_qosd --log-level debug --receive-buffer 4096
+# A receive buffer of some 80 events (the kernel doubles what is asked):
+# while qosd is stopped, a burst of process events overflows it and the
+# exits after it are lost, as under a real fork storm (qosd then rescans;
+# the test acts before that).
+start_qosd --log-level debug --receive-buffer 32768
 UT=$(class_view utility)
 
 attempts=0 escalations=0
@@ -105,7 +106,7 @@ spawned_tid() { awk -v n="$1" '$2 == n { print $1 }' "$SPAWNED_OUT"; }
 # A burst of process events, to overflow the stopped qosd's queue.
 burst() {
         local i
-        for ((i = 0; i < 30; i++)); do /bin/true; done
+        for ((i = 0; i < 80; i++)); do /bin/true; done
 }
 
 # A call sent to the stopped qosd waits in its socket: once it is there,
