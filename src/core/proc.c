@@ -59,7 +59,7 @@ int proc_read_stat(pid_t pid, pid_t tid, ProcStat *ret) {
         st.pid = (pid_t) strtol(buf, NULL, 10);
 
         /* Fields after comm, numbered as in proc(5): 3 state, 4 ppid, ...,
-         * 19 nice, 22 starttime, 41 policy. */
+         * 9 flags, 19 nice, 22 starttime, 41 policy. */
         char *p = close_paren + 2, *save = NULL;
         int field = 3;
         for (char *tok = strtok_r(p, " ", &save); tok; tok = strtok_r(NULL, " ", &save), field++) {
@@ -69,6 +69,9 @@ int proc_read_stat(pid_t pid, pid_t tid, ProcStat *ret) {
                         break;
                 case 4:
                         st.ppid = (pid_t) strtol(tok, NULL, 10);
+                        break;
+                case 9:
+                        st.flags = (unsigned) strtoul(tok, NULL, 10);
                         break;
                 case 19:
                         st.nice = (int) strtol(tok, NULL, 10);
@@ -151,6 +154,19 @@ int proc_owned_by(pid_t tid, uid_t uid) {
                 if (ids[i] != (unsigned long) uid)
                         return 0;
         return 1;
+}
+
+int proc_cap_effective(pid_t pid, uint64_t *ret) {
+        char v[32], *end;
+        int r = status_field(pid, "CapEff", v, sizeof v);
+        if (r < 0)
+                return r;
+        errno = 0;
+        unsigned long long caps = strtoull(v, &end, 16);
+        if (errno || end == v)
+                return -EIO;
+        *ret = (uint64_t) caps;
+        return 0;
 }
 
 int proc_comm(pid_t pid, pid_t tid, char ret[PROC_COMM_MAX]) {

@@ -12,6 +12,7 @@ typedef struct ProcStat {
         pid_t pid;
         char comm[PROC_COMM_MAX];
         char state;
+        unsigned flags;         /* the kernel's task flags (PF_*), field 9 */
         pid_t ppid;
         pid_t tgid;             /* from status; the process a thread belongs to */
         uint64_t start_time;    /* clock ticks since boot: with pid, a unique identity */
@@ -35,6 +36,10 @@ int proc_uid(pid_t pid, uid_t *ret);
  * all uid (the uid half of the kernel's ptrace access check), 0 if not,
  * -ESRCH if gone. */
 int proc_owned_by(pid_t tid, uid_t uid);
+
+/* The effective capability set of a process (CapEff in its status), as
+ * seen in the process's own user namespace: bit CAP_X is capability X. */
+int proc_cap_effective(pid_t pid, uint64_t *ret);
 
 /* Thread name (comm), newline stripped. */
 int proc_comm(pid_t pid, pid_t tid, char ret[PROC_COMM_MAX]);

@@ -22,8 +22,10 @@ void access_decide(const AccessRequest *req, AccessVerdict *ret) {
         AccessVerdict v = { .result = ACCESS_GRANTED, .granted = req->requested };
         snprintf(v.reason, sizeof v.reason, "granted");
 
-        if (req->caller_uid == 0) {
-                /* Root can do all of it with the kernel directly. */
+        if (req->caller_privileged) {
+                /* It can do all of it with the kernel directly. uid 0 alone
+                 * is not enough: a root service without CAP_SYS_NICE would
+                 * make qosd its deputy for what the kernel refuses it. */
                 *ret = v;
                 return;
         }

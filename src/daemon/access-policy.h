@@ -13,6 +13,7 @@
 
 typedef struct AccessRequest {
         uid_t caller_uid;               /* effective uid from the bus credentials */
+        bool caller_privileged;         /* uid 0 with CAP_SYS_NICE (caller_identify()) */
         pid_t caller_pid;               /* the caller's process (pinned by start time) */
         uid_t target_uid;               /* owner (real uid) of the target thread's process */
         pid_t target_pid;               /* the process the target thread belongs to */

@@ -92,6 +92,7 @@ static void remember(Manager *m, pid_t tid, QClass requested, int relpri, const 
         e->relpri = relpri;
         e->requester = c->pid;
         e->requester_uid = c->uid;
+        e->requester_privileged = c->privileged;
 }
 
 static int method_set_thread_class(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
@@ -147,6 +148,7 @@ static int method_set_thread_class(sd_bus_message *msg, void *userdata, sd_bus_e
                                          "Thread %d is real-time; qosd does not touch it.", (int) args.tid);
 
         a.caller_uid = caller.uid;
+        a.caller_privileged = caller.privileged;
         a.caller_pid = caller.pid;
         a.requested = args.class;
         a.requested_relpri = args.relpri;
@@ -214,6 +216,7 @@ void broker_reevaluate(Manager *m, const char *why) {
                  * and the caps. */
                 a = (AccessRequest) {
                         .caller_uid = e->requester_uid,
+                        .caller_privileged = e->requester_privileged,
                         .caller_pid = e->requester,
                         .target_uid = e->requester_uid, /* checked equal when it asked */
                         .target_pid = e->tgid,
@@ -228,7 +231,8 @@ void broker_reevaluate(Manager *m, const char *why) {
                         continue;
                 QClass wanted = e->wanted;
                 int relpri = e->relpri;
-                Caller c = { .pid = e->requester, .uid = e->requester_uid };
+                Caller c = { .pid = e->requester, .uid = e->requester_uid,
+                             .privileged = e->requester_privileged };
                 format_origin(origin, sizeof origin, wanted, c.pid, c.uid, &v);
                 if (v.granted == e->class) {
                         /* Same class, maybe for another reason now. */

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/capability.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -92,6 +95,26 @@ static int fetch_creds(sd_bus_message *msg, pid_t *ret_pid, uid_t *ret_uid) {
         return r;
 }
 
+/* The process's user namespace is qosd's own: capabilities count only in
+ * the namespace they belong to. */
+static bool same_user_namespace(pid_t pid) {
+        char path[64];
+        struct stat mine, theirs;
+        snprintf(path, sizeof path, "/proc/%d/ns/user", (int) pid);
+        return stat("/proc/self/ns/user", &mine) == 0 && stat(path, &theirs) == 0 &&
+               mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino;
+}
+
+static bool has_sys_nice(const Caller *c) {
+        uint64_t caps;
+        if (c->uid != 0)
+                return false; /* connected as a user: never, whatever it holds now */
+        if (proc_cap_effective(c->pid, &caps) < 0 || !(caps & (UINT64_C(1) << CAP_SYS_NICE)))
+                return false;
+        /* What was read belongs to the caller only if its PID still does. */
+        return same_user_namespace(c->pid) && caller_recheck(c) == 0;
+}
+
 int caller_identify(CallerBook *b, sd_bus_message *msg, Caller *ret) {
         pid_t serial = serial_of(sd_bus_message_get_sender(msg));
         Peer *p = serial ? pid_map_get(&b->peers, serial) : NULL;
@@ -125,6 +148,7 @@ int caller_identify(CallerBook *b, sd_bus_message *msg, Caller *ret) {
                           sd_bus_message_get_sender(msg) ?: "?", (int) c.pid);
                 return -ESRCH;
         }
+        c.privileged = has_sys_nice(&c);
         *ret = c;
         return 0;
 }

@@ -10,6 +10,7 @@
  * (PID, start time) and checked again after acting, as rtkit does. */
 #pragma once
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <systemd/sd-bus.h>
 #include <sys/types.h>
@@ -20,6 +21,7 @@ typedef struct Caller {
         pid_t pid;
         uid_t uid;              /* effective uid when it connected */
         uint64_t start_time;    /* of pid, clock ticks since boot */
+        bool privileged;        /* could change any thread itself: see caller_identify() */
 } Caller;
 
 typedef struct CallerBook {
@@ -33,7 +35,12 @@ int caller_book_start(CallerBook *b, sd_bus *bus);
 void caller_book_free(CallerBook *b);
 
 /* The caller of msg, or -ESRCH (it exited, or its PID now names a process
- * that cannot have sent it), or another negative errno. */
+ * that cannot have sent it), or another negative errno. It is privileged
+ * when the kernel would let it change any thread's scheduling itself:
+ * uid 0 when it connected (the bus's word, which no other user can have)
+ * and CAP_SYS_NICE in its effective set now, in qosd's user namespace. A
+ * root service stripped of CAP_SYS_NICE is not, nor is "root" inside a
+ * user namespace (its capabilities reach only that namespace). */
 int caller_identify(CallerBook *b, sd_bus_message *msg, Caller *ret);
 
 /* 0 if c's process still runs under the same PID, -ESRCH if not. */

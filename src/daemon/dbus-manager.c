@@ -20,18 +20,18 @@
 #include "reload.h"
 #include "units.h"
 
-/* Defence in depth beside the bus policy: changing methods are root's. */
-static int require_root(sd_bus_message *msg, sd_bus_error *error) {
-        sd_bus_creds *creds = NULL;
-        uid_t uid;
-        int r = sd_bus_query_sender_creds(msg, SD_BUS_CREDS_EUID, &creds);
-        if (r >= 0)
-                r = sd_bus_creds_get_euid(creds, &uid);
-        sd_bus_creds_unref(creds);
+/* Defence in depth beside the bus policy: changing methods are for a
+ * caller that could change any thread itself (uid 0 and CAP_SYS_NICE;
+ * caller-identity.h), never for a root service stripped of CAP_SYS_NICE. */
+static int require_privileged(Manager *m, sd_bus_message *msg, sd_bus_error *error) {
+        Caller caller;
+        int r = broker_identify(m, msg, &caller);
         if (r < 0)
-                return sd_bus_error_set_errnof(error, r, "Cannot determine the caller: %s", strerror(-r));
-        if (uid != 0)
-                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, "Only root may do this.");
+                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot identify the caller: %s",
+                                         strerror(-r));
+        if (!caller.privileged)
+                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
+                                        "Only root with CAP_SYS_NICE may do this.");
         return 0;
 }
 
@@ -181,7 +181,7 @@ static int method_explain(sd_bus_message *msg, void *userdata, sd_bus_error *err
 
 static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         Manager *m = userdata;
-        int r = require_root(msg, error);
+        int r = require_privileged(m, msg, error);
         if (r < 0)
                 return r;
         r = reload_rules(m, false);
@@ -197,7 +197,7 @@ static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 static int method_set_profile(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         Manager *m = userdata;
         const char *name;
-        int r = require_root(msg, error);
+        int r = require_privileged(m, msg, error);
         if (r < 0)
                 return r;
         r = sd_bus_message_read(msg, "s", &name);
@@ -264,6 +264,7 @@ COUNTER(m->counters.user_reloads, user_reloads)
 COUNTER(m->last_reload.time_usec, last_reload_time)
 COUNTER(registry_size(&m->tasks), tasks_managed)
 COUNTER(overrides_count(m), active_overrides)
+COUNTER(overrides_limited(m), overrides_limited)
 COUNTER(process_table_size(&m->procs), processes_tracked)
 COUNTER(m->rules ? ruleset_size(m->rules) : 0, rules_loaded)
 COUNTER(m->source ? (uint64_t) event_source_rcvbuf(m->source) : 0, rcvbuf)
@@ -323,6 +324,7 @@ static const sd_bus_vtable manager_vtable[] = {
         PROP_T("RulesLoaded", rules_loaded),
         PROP_T("TasksManaged", tasks_managed),
         PROP_T("ActiveOverrides", active_overrides),
+        PROP_T("OverridesLimited", overrides_limited),
         PROP_T("ProcessesTracked", processes_tracked),
         PROP_T("EventsSeen", events),
         PROP_T("EventsLost", enobufs),

@@ -4,6 +4,7 @@
 #include "event-handler.h"
 #include "log.h"
 #include "manager.h"
+#include "overrides.h"
 #include "proc.h"
 #include "scan.h"
 #include "task-control.h"
@@ -68,6 +69,7 @@ static void on_comm(Manager *m, const ProcEvent *ev) {
 
 static void on_exit_event(Manager *m, const ProcEvent *ev) {
         control_forget(m, ev->tid);
+        overrides_task_exited(m, ev->tid);
         if (ev->tid == ev->tgid) {
                 process_table_remove(&m->procs, ev->tgid);
                 units_release(m, ev->tgid);

@@ -4,6 +4,7 @@
 
 #include "log.h"
 #include "macro.h"
+#include "overrides.h"
 #include "policy.h"
 #include "proc.h"
 #include "scan.h"
@@ -149,6 +150,7 @@ int scan_all(Manager *m, const char *why) {
                         return log_error_errno(r, "out of memory during scan");
         }
         sweep(m);
+        overrides_sweep(m); /* owners whose EXIT was lost */
         state_file_maybe_compact(&m->state, &m->tasks);
         return 0;
 }

@@ -29,6 +29,7 @@ typedef struct TaskEntry {
         int relpri;             /* TASK_REQUESTED: the relative priority asked for */
         pid_t requester;        /* TASK_REQUESTED: the process that asked, and its uid */
         uid_t requester_uid;
+        bool requester_privileged;      /* it was when it asked (Caller.privileged) */
         TaskState state;
         TaskAttr orig;          /* what the task would have without qosd */
         TaskAttr set;           /* what it read back after qosd acted: the coexistence reference */

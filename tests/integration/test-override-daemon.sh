@@ -6,7 +6,9 @@
 # same through a contended qos_mutex_t whose waiter timed out (the loan
 # lasts until the owner unlocks); an owner that exits and a client that
 # disconnects leave no override in qosd; threads of another process are
-# refused. Without qosd the same calls fail and change nothing.
+# refused. Without qosd the same calls fail and change nothing. In the
+# kernel matrix too: owners are dropped on exit without thread pidfds.
+# kernel-matrix: vm
 . "$(dirname "$0")/lib.sh"
 require_root
 : "${QOS_OVERRIDE_CLIENT:?}" "${QOS_LIB:?}"
@@ -41,8 +43,9 @@ active() {
         busctl --system get-property org.qosd.QoS1 /org/qosd/QoS1 org.qosd.QoS1.Manager ActiveOverrides |
                 awk '{print $2}'
 }
+active_is() { [ "$(active)" = "$1" ]; }
 wait_active() { # n message
-        wait_for test "$(active)" = "$1" || fail "$2: qosd holds $(active) override(s), expected $1"
+        wait_for active_is "$1" || fail "$2: qosd holds $(active) override(s), expected $1"
 }
 
 # --- no qosd: the promotion cannot be made, nothing changes ----------

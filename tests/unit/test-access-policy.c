@@ -148,6 +148,7 @@ static void test_another_process(void **state) {
 static void test_root(void **state) {
         AccessRequest a = own(QCLASS_USER_INTERACTIVE);
         a.caller_uid = 0;
+        a.caller_privileged = true;
         a.caller_pid = OTHER;
         a.target_uid = BOB;
         a.outside = true;
@@ -155,6 +156,26 @@ static void test_root(void **state) {
         AccessVerdict v = decide(a);
         assert_int_equal(v.result, ACCESS_GRANTED);
         assert_int_equal(v.granted, QCLASS_USER_INTERACTIVE);
+}
+
+/* Root without CAP_SYS_NICE is a user like any other: the kernel would
+ * refuse it another user's thread, and so does qosd. */
+static void test_root_without_sys_nice(void **state) {
+        AccessRequest a = own(QCLASS_USER_INTERACTIVE);
+        a.caller_uid = 0;
+        a.caller_pid = OTHER;
+        a.target_uid = BOB;
+        AccessVerdict v = decide(a);
+        assert_int_equal(v.result, ACCESS_DENIED);
+        assert_string_equal(v.reason, "thread of another user");
+
+        /* Its own thread: the gate and the caps hold it like anyone. */
+        a = own(QCLASS_USER_INTERACTIVE);
+        a.caller_uid = a.target_uid = 0;
+        a.outside = true;
+        v = decide(a);
+        assert_int_equal(v.result, ACCESS_HELD);
+        assert_int_equal(v.granted, QCLASS_UTILITY);
 }
 
 int main(void) {
@@ -165,6 +186,7 @@ int main(void) {
                 cmocka_unit_test(test_another_user),
                 cmocka_unit_test(test_another_process),
                 cmocka_unit_test(test_root),
+                cmocka_unit_test(test_root_without_sys_nice),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
