@@ -40,8 +40,15 @@ static uint64_t now_usec(void) {
         return clock_usec(CLOCK_MONOTONIC);
 }
 
-int broker_identify(Manager *m, sd_bus_message *msg, Caller *ret) {
-        return caller_identify(&m->broker->callers, msg, ret);
+int broker_identify(Manager *m, sd_bus_message *msg, Caller *ret, sd_bus_error *error) {
+        int r = caller_identify(&m->broker->callers, msg, ret);
+        if (r == -ESRCH)
+                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
+                                        "Cannot identify the caller: it exited, or its PID was reused.");
+        if (r < 0)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot identify the caller: %s",
+                                         strerror(-r));
+        return 0;
 }
 
 static void process_record_freep(ProcessRecord **p) {
@@ -110,12 +117,9 @@ static int method_set_thread_class(sd_bus_message *msg, void *userdata, sd_bus_e
         r = broker_read_set_thread_class(msg, &args, error);
         if (r < 0)
                 return r;
-        r = caller_identify(&b->callers, msg, &caller);
-        if (r == -ESRCH)
-                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
-                                        "Cannot identify the caller: it exited, or its PID was reused.");
+        r = broker_identify(m, msg, &caller, error);
         if (r < 0)
-                return sd_bus_error_set_errnof(error, r, "Cannot identify the caller: %s", strerror(-r));
+                return r;
 
         /* Before any work on the target: a flood costs a hash lookup each. */
         uint64_t now = now_usec();

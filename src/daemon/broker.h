@@ -23,5 +23,6 @@ void broker_bus_lost(Manager *m);
  * changed) and move the threads whose verdict changed. */
 void broker_reevaluate(Manager *m, const char *why);
 
-/* The caller of msg, pinned as caller-identity.h says. */
-int broker_identify(Manager *m, sd_bus_message *msg, Caller *ret);
+/* The caller of msg, pinned as caller-identity.h says. On failure sets
+ * error to AccessDenied with the reason and returns its negative errno. */
+int broker_identify(Manager *m, sd_bus_message *msg, Caller *ret, sd_bus_error *error);

@@ -25,10 +25,9 @@
  * caller-identity.h), never for a root service stripped of CAP_SYS_NICE. */
 static int require_privileged(Manager *m, sd_bus_message *msg, sd_bus_error *error) {
         Caller caller;
-        int r = broker_identify(m, msg, &caller);
+        int r = broker_identify(m, msg, &caller, error);
         if (r < 0)
-                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot identify the caller: %s",
-                                         strerror(-r));
+                return r;
         if (!caller.privileged)
                 return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
                                         "Only root with CAP_SYS_NICE may do this.");
@@ -38,12 +37,9 @@ static int require_privileged(Manager *m, sd_bus_message *msg, sd_bus_error *err
 /* Who asks, and whether their user may ask again now (query-limits.h):
  * before any work, so a flood costs a hash lookup and an error each. */
 static int admit(Manager *m, sd_bus_message *msg, QueryKind kind, Caller *ret, sd_bus_error *error) {
-        int r = broker_identify(m, msg, ret);
-        if (r == -ESRCH)
-                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
-                                        "Cannot identify the caller: it exited, or its PID was reused.");
+        int r = broker_identify(m, msg, ret, error);
         if (r < 0)
-                return sd_bus_error_set_errnof(error, r, "Cannot identify the caller: %s", strerror(-r));
+                return r;
         if (!query_limits_take(&m->queries, kind, ret->uid, clock_usec(CLOCK_MONOTONIC))) {
                 log_debug("%s from pid %d uid %u: rate limited", query_name(kind), (int) ret->pid,
                           (unsigned) ret->uid);

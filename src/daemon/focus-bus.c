@@ -29,9 +29,9 @@ int focus_method_set_foreground(sd_bus_message *msg, void *userdata, sd_bus_erro
         size_t n;
         int r;
 
-        r = broker_identify(m, msg, &caller);
+        r = broker_identify(m, msg, &caller, error);
         if (r < 0)
-                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot identify the caller.");
+                return r;
         if (!is_trusted(m, msg, &caller)) {
                 focus_count_refused(m);
                 return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
@@ -70,9 +70,9 @@ int focus_method_set_focus(sd_bus_message *msg, void *userdata, sd_bus_error *er
                                          "A source name is 1 to %d of [a-z0-9-].", FOCUS_SOURCE_MAX - 1);
         if (pid < 0)
                 return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "A PID is positive, or 0 for none.");
-        r = broker_identify(m, msg, &caller);
+        r = broker_identify(m, msg, &caller, error);
         if (r < 0)
-                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot identify the caller.");
+                return r;
         bool trusted = is_trusted(m, msg, &caller);
         if (!trusted) {
                 if (!focus_user_at_seat(m, caller.uid))

@@ -32,16 +32,6 @@ static int check_own(const Caller *caller, pid_t tid, uint64_t start, TaskRef *r
         return task_ref_open(tid, start, ret);
 }
 
-static int identify(Manager *m, sd_bus_message *msg, Caller *ret, sd_bus_error *error) {
-        int r = broker_identify(m, msg, ret);
-        if (r == -ESRCH)
-                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
-                                        "Cannot identify the caller: it exited, or its PID was reused.");
-        if (r < 0)
-                return sd_bus_error_set_errnof(error, r, "Cannot identify the caller: %s", strerror(-r));
-        return 0;
-}
-
 static int refuse_limit(Manager *m, sd_bus_error *error, OverrideLimit limit, uid_t uid) {
         override_count_limited(m);
         switch (limit) {
@@ -102,7 +92,7 @@ int method_begin_override(sd_bus_message *msg, void *userdata, sd_bus_error *err
                 return -ENOMEM;
         /* Who asks, as SetThreadClass knows it: the bus's PID only if that
          * process is the one that opened the connection, and its uid. */
-        r = identify(m, msg, &caller, error);
+        r = broker_identify(m, msg, &caller, error);
         if (r < 0)
                 return r;
         r = override_client_get(m, msg, caller.uid, &client);
@@ -156,7 +146,7 @@ int method_end_override(sd_bus_message *msg, void *userdata, sd_bus_error *error
                 return r;
         /* A connection whose process is gone has nothing left to end: its
          * threads went with it, and its PID may be someone else's. */
-        r = identify(m, msg, &caller, error);
+        r = broker_identify(m, msg, &caller, error);
         if (r < 0)
                 return r;
         /* Only the connection that began an override may end it. */
