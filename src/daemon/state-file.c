@@ -213,15 +213,12 @@ void state_records_free(PidMap *m) {
         pid_map_clear(m);
 }
 
-int state_file_load(const char *path, PidMap *ret) {
-        _cleanup_fclose_ FILE *f = fopen(path, "re");
+int state_file_read(FILE *f, const char *path, PidMap *ret) {
         PidMap m = PID_MAP_INIT;
         char line[512];
         unsigned lineno = 0;
 
         *ret = m;
-        if (!f)
-                return errno == ENOENT ? 0 : log_error_errno(errno, "%s: cannot open: %m", path);
         while (fgets(line, sizeof line, f)) {
                 StateRecord rec;
                 int forget, r;
@@ -259,4 +256,13 @@ int state_file_load(const char *path, PidMap *ret) {
         }
         *ret = m;
         return 0;
+}
+
+int state_file_load(const char *path, PidMap *ret) {
+        _cleanup_fclose_ FILE *f = fopen(path, "re");
+
+        *ret = PID_MAP_INIT;
+        if (!f)
+                return errno == ENOENT ? 0 : log_error_errno(errno, "%s: cannot open: %m", path);
+        return state_file_read(f, path, ret);
 }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "pid-map.h"
@@ -46,6 +47,9 @@ int state_file_remove(StateFile *sf);
  * free with free()) in *ret. A missing file gives an empty map; malformed
  * lines (a torn last line after a crash) are skipped. */
 int state_file_load(const char *path, PidMap *ret);
+/* The same from an open stream (the parser without the file system: a
+ * buffer through fmemopen() in the fuzzer); path only names it in warnings. */
+int state_file_read(FILE *f, const char *path, PidMap *ret);
 void state_records_free(PidMap *m);
 
 /* One record as a line, and back (exposed for the unit test). */
