@@ -136,11 +136,11 @@ static int load_line(AnanicyTree *t, bool is_type, struct json_tokener *tok, con
         return take_entry(t, is_type, obj, o, diag);
 }
 
-static int load_file(AnanicyTree *t, const char *path, bool is_type, DiagList *diag) {
-        _cleanup_free_ char *text = NULL;
-        size_t len;
-        int r;
+int ananicy_tree_parse(AnanicyTree *t, const char *path, bool is_type, const char *text, size_t len,
+                       DiagList *diag) {
+        int r = 0;
 
+        /* Origins point at the tree's own copy of the path. */
         char *p = strdup(path);
         char **paths = p ? reallocarray(t->paths, t->n_paths + 1, sizeof *paths) : NULL;
         if (!paths) {
@@ -150,9 +150,6 @@ static int load_file(AnanicyTree *t, const char *path, bool is_type, DiagList *d
         t->paths = paths;
         paths[t->n_paths++] = p;
 
-        r = read_rule_file(p, &text, &len, diag);
-        if (r <= 0)
-                return r;
         struct json_tokener *tok = json_tokener_new();
         if (!tok)
                 return -ENOMEM;
@@ -165,6 +162,16 @@ static int load_file(AnanicyTree *t, const char *path, bool is_type, DiagList *d
         }
         json_tokener_free(tok);
         return r;
+}
+
+static int load_file(AnanicyTree *t, const char *path, bool is_type, DiagList *diag) {
+        _cleanup_free_ char *text = NULL;
+        size_t len;
+
+        int r = read_rule_file(path, &text, &len, diag);
+        if (r <= 0)
+                return r;
+        return ananicy_tree_parse(t, path, is_type, text, len, diag);
 }
 
 static bool has_suffix(const char *s, const char *suffix) {
@@ -232,13 +239,18 @@ static int dedup(AnanicyEntry *v, size_t *n, const char *what, DiagList *diag) {
         return 0;
 }
 
+int ananicy_tree_finish(AnanicyTree *t, DiagList *diag) {
+        int r = dedup(t->types, &t->n_types, "type", diag);
+        if (r >= 0)
+                r = dedup(t->rules, &t->n_rules, "rule", diag);
+        return r;
+}
+
 int ananicy_tree_load(AnanicyTree *t, const char *src, DiagList *diag) {
         *t = (AnanicyTree) {};
         int r = walk(t, src, 0, diag);
         if (r >= 0)
-                r = dedup(t->types, &t->n_types, "type", diag);
-        if (r >= 0)
-                r = dedup(t->rules, &t->n_rules, "rule", diag);
+                r = ananicy_tree_finish(t, diag);
         return r;
 }
 
@@ -391,6 +403,10 @@ static const char *name_problem(const char *name) {
         for (const char *p = name; *p; p++)
                 if (iscntrl((unsigned char) *p))
                         return "contains control characters";
+        /* Executable= takes a basename or a full path (kernel threads'
+         * names like "kworker/0:1" have no executable at all). */
+        if (name[0] != '/' && strchr(name, '/'))
+                return "has a '/' but is not an absolute path, so no Executable= can match it";
         if (isspace((unsigned char) name[0]) || isspace((unsigned char) name[strlen(name) - 1]))
                 return "starts or ends with white space";
         for (const char *p = name + 1; *p; p++)
@@ -457,7 +473,9 @@ char *ananicy_file_name(const char *rule_name) {
         if (!f)
                 return NULL;
         char *p = f;
-        if (*s == '.')
+        /* Never a hidden file: not "..conf", nor ".conf" for a name of
+         * slashes only. */
+        if (*s == '.' || *s == '\0')
                 *p++ = '_';
         for (; *s; s++)
                 *p++ = *s == '/' ? '-' : (isalnum((unsigned char) *s) || strchr("._+@-", *s)) ? *s : '_';

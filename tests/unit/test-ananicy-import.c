@@ -143,6 +143,24 @@ static void test_unconvertible(void **state) {
         diag_in(&f->diag, "misc.rules", 13, LOG_ERR, "name 'a ;b' contains \" ;\"");
 }
 
+/* Names that no qos.d file could match, parsed from text (no tree). */
+static void test_unmatchable_names(void **state) {
+        static const char text[] = "{ \"name\": \"kworker/0:1\", \"nice\": 5 }\n"
+                                   "{ \"name\": \"/usr/bin/ok\", \"nice\": 5 }\n";
+        AnanicyTree t = {};
+        DiagList diag = {};
+        AnanicyConversion c;
+        assert_int_equal(ananicy_tree_parse(&t, "x.rules", false, text, strlen(text), &diag), 0);
+        assert_int_equal(ananicy_tree_finish(&t, &diag), 0);
+        assert_int_equal(t.n_rules, 2);
+        assert_int_equal(ananicy_convert(&t, &t.rules[0], &c, &diag), 1); /* sorted: "/usr/bin/ok" first */
+        ananicy_conversion_done(&c);
+        assert_int_equal(ananicy_convert(&t, &t.rules[1], &c, &diag), 0);
+        diag_in(&diag, "x.rules", 1, LOG_ERR, "name 'kworker/0:1' has a '/' but is not an absolute path");
+        ananicy_tree_done(&t);
+        diag_list_clear(&diag);
+}
+
 static void test_file_names(void **state) {
         static const char *const cases[][2] = {
                 { "firefox", "firefox.conf" },
@@ -151,6 +169,7 @@ static void test_file_names(void **state) {
                 { "odd*name", "odd_name.conf" },
                 { ".hidden", "_.hidden.conf" },
                 { "gtk+-app@2", "gtk+-app@2.conf" },
+                { "/", "_.conf" }, /* not the hidden ".conf" */
         };
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
                 char *n = ananicy_file_name(cases[i][0]);
@@ -235,6 +254,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_mapping, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_lost_settings, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_unconvertible, setup, teardown),
+                cmocka_unit_test(test_unmatchable_names),
                 cmocka_unit_test(test_file_names),
                 cmocka_unit_test_setup_teardown(test_written_files_load, setup, teardown),
                 cmocka_unit_test(test_missing_tree),
