@@ -392,12 +392,19 @@ static int decide_class(Convert *c) {
         return set_reason(c, QCLASS_UTILITY, NULL, NULL, false);
 }
 
+/* ananicy names are plain; qos.d reads a value with '*', '?' or '[' as a
+ * glob, and only there does '\\' escape. So glob characters are escaped
+ * always, a backslash only in a name that has one of them. */
+static bool needs_escape(const char *name, char c) {
+        return strchr("*?[", c) || (c == '\\' && strpbrk(name, "*?["));
+}
+
 /* qos.d values are trimmed by inih and cut at " ;"; names that would
  * change on the way cannot be carried. */
 static const char *name_problem(const char *name) {
         size_t len = strlen(name);
         for (const char *p = name; *p; p++)
-                len += strchr("*?[\\", *p) != NULL; /* escaped when written */
+                len += needs_escape(name, *p);
         if (len > NAME_MAX_LEN)
                 return "is too long for a qos.d line";
         for (const char *p = name; *p; p++)
@@ -492,10 +499,9 @@ void ananicy_write_conf(FILE *f, const AnanicyEntry *rule, const AnanicyConversi
         for (size_t i = 0; i < c->n_lost; i++)
                 fprintf(f, "#   %s\n", c->lost[i]);
 
-        /* ananicy names are plain: escape what qos.d would read as a glob. */
         fprintf(f, "\n[Match]\nExecutable=");
         for (const char *s = rule->name; *s; s++) {
-                if (strchr("*?[\\", *s))
+                if (needs_escape(rule->name, *s))
                         fputc('\\', f);
                 fputc(*s, f);
         }

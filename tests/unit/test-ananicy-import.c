@@ -143,19 +143,36 @@ static void test_unconvertible(void **state) {
         diag_in(&f->diag, "misc.rules", 13, LOG_ERR, "name 'a ;b' contains \" ;\"");
 }
 
-/* Names that no qos.d file could match, parsed from text (no tree). */
-static void test_unmatchable_names(void **state) {
+/* Odd names, parsed from text (no tree): one that no qos.d file could
+ * match is skipped; a backslash is escaped only where the value is a glob. */
+static void test_odd_names(void **state) {
         static const char text[] = "{ \"name\": \"kworker/0:1\", \"nice\": 5 }\n"
-                                   "{ \"name\": \"/usr/bin/ok\", \"nice\": 5 }\n";
+                                   "{ \"name\": \"/usr/bin/ok\", \"nice\": 5 }\n"
+                                   "{ \"name\": \"a\\\\b\" }\n"
+                                   "{ \"name\": \"a\\\\b*\" }\n";
         AnanicyTree t = {};
         DiagList diag = {};
         AnanicyConversion c;
         assert_int_equal(ananicy_tree_parse(&t, "x.rules", false, text, strlen(text), &diag), 0);
         assert_int_equal(ananicy_tree_finish(&t, &diag), 0);
-        assert_int_equal(t.n_rules, 2);
-        assert_int_equal(ananicy_convert(&t, &t.rules[0], &c, &diag), 1); /* sorted: "/usr/bin/ok" first */
+        assert_int_equal(t.n_rules, 4); /* sorted: "/usr/bin/ok", "a\\b", "a\\b*", "kworker/0:1" */
+        assert_int_equal(ananicy_convert(&t, &t.rules[0], &c, &diag), 1);
         ananicy_conversion_done(&c);
-        assert_int_equal(ananicy_convert(&t, &t.rules[1], &c, &diag), 0);
+        static const char *const written[] = { "Executable=a\\b\n", "Executable=a\\\\b\\*\n" };
+        for (size_t i = 0; i < 2; i++) {
+                char *buf = NULL;
+                size_t len;
+                FILE *out = open_memstream(&buf, &len);
+                assert_non_null(out);
+                assert_int_equal(ananicy_convert(&t, &t.rules[1 + i], &c, &diag), 1);
+                ananicy_write_conf(out, &t.rules[1 + i], &c);
+                assert_int_equal(fclose(out), 0);
+                if (!strstr(buf, written[i]))
+                        fail_msg("'%s' not in:\n%s", written[i], buf);
+                free(buf);
+                ananicy_conversion_done(&c);
+        }
+        assert_int_equal(ananicy_convert(&t, &t.rules[3], &c, &diag), 0);
         diag_in(&diag, "x.rules", 1, LOG_ERR, "name 'kworker/0:1' has a '/' but is not an absolute path");
         ananicy_tree_done(&t);
         diag_list_clear(&diag);
@@ -254,7 +271,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_mapping, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_lost_settings, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_unconvertible, setup, teardown),
-                cmocka_unit_test(test_unmatchable_names),
+                cmocka_unit_test(test_odd_names),
                 cmocka_unit_test(test_file_names),
                 cmocka_unit_test_setup_teardown(test_written_files_load, setup, teardown),
                 cmocka_unit_test(test_missing_tree),
