@@ -16,8 +16,6 @@
 
 /* Deeper than any real rule tree; stops symlink loops. */
 #define TREE_DEPTH_MAX 16
-/* inih's line buffer, less "Executable=". */
-#define NAME_MAX_LEN (199 - 11)
 
 typedef enum ValueType { VALUE_INT, VALUE_STRING } ValueType;
 
@@ -392,43 +390,13 @@ static int decide_class(Convert *c) {
         return set_reason(c, QCLASS_UTILITY, NULL, NULL, false);
 }
 
-/* ananicy names are plain; qos.d reads a value with '*', '?' or '[' as a
- * glob, and only there does '\\' escape. So glob characters are escaped
- * always, a backslash only in a name that has one of them. */
-static bool needs_escape(const char *name, char c) {
-        return strchr("*?[", c) || (c == '\\' && strpbrk(name, "*?["));
-}
-
-/* qos.d values are trimmed by inih and cut at " ;"; names that would
- * change on the way cannot be carried. */
-static const char *name_problem(const char *name) {
-        size_t len = strlen(name);
-        for (const char *p = name; *p; p++)
-                len += needs_escape(name, *p);
-        if (len > NAME_MAX_LEN)
-                return "is too long for a qos.d line";
-        for (const char *p = name; *p; p++)
-                if (iscntrl((unsigned char) *p))
-                        return "contains control characters";
-        /* Executable= takes a basename or a full path (kernel threads'
-         * names like "kworker/0:1" have no executable at all). */
-        if (name[0] != '/' && strchr(name, '/'))
-                return "has a '/' but is not an absolute path, so no Executable= can match it";
-        if (isspace((unsigned char) name[0]) || isspace((unsigned char) name[strlen(name) - 1]))
-                return "starts or ends with white space";
-        for (const char *p = name + 1; *p; p++)
-                if (*p == ';' && isspace((unsigned char) p[-1]))
-                        return "contains \" ;\", which starts a comment in qos.d";
-        return NULL;
-}
-
 int ananicy_convert(const AnanicyTree *t, const AnanicyEntry *rule, AnanicyConversion *ret, DiagList *diag) {
         Convert c = { .rule = rule, .out = ret, .diag = diag };
         const char *problem;
         int r;
 
         *ret = (AnanicyConversion) {};
-        if ((problem = name_problem(rule->name)))
+        if ((problem = ananicy_name_problem(rule->name)))
                 return diag_add(diag, LOG_ERR, rule->origin.path, rule->origin.line, "name '%s' %s; rule skipped",
                                 rule->name, problem);
         if (rule->type) {
@@ -469,41 +437,4 @@ void ananicy_conversion_done(AnanicyConversion *c) {
                 free(c->lost[i]);
         free(c->lost);
         *c = (AnanicyConversion) {};
-}
-
-char *ananicy_file_name(const char *rule_name) {
-        const char *s = rule_name;
-        while (*s == '/')
-                s++;
-        size_t n = strlen(s);
-        char *f = malloc(n + strlen(".conf") + 2);
-        if (!f)
-                return NULL;
-        char *p = f;
-        /* Never a hidden file: not "..conf", nor ".conf" for a name of
-         * slashes only. */
-        if (*s == '.' || *s == '\0')
-                *p++ = '_';
-        for (; *s; s++)
-                *p++ = *s == '/' ? '-' : (isalnum((unsigned char) *s) || strchr("._+@-", *s)) ? *s : '_';
-        strcpy(p, ".conf");
-        return f;
-}
-
-void ananicy_write_conf(FILE *f, const AnanicyEntry *rule, const AnanicyConversion *c) {
-        fprintf(f, "# Imported from ananicy, %s:%u\n", rule->origin.path, rule->origin.line);
-        fprintf(f, "# rule \"%s\"%s%s: %s\n", rule->name, rule->type ? ", type " : "", rule->type ? rule->type : "",
-                c->reason);
-        if (c->n_lost > 0)
-                fprintf(f, "# Not carried over:\n");
-        for (size_t i = 0; i < c->n_lost; i++)
-                fprintf(f, "#   %s\n", c->lost[i]);
-
-        fprintf(f, "\n[Match]\nExecutable=");
-        for (const char *s = rule->name; *s; s++) {
-                if (needs_escape(rule->name, *s))
-                        fputc('\\', f);
-                fputc(*s, f);
-        }
-        fprintf(f, "\n\n[Process]\nClass=%s\n", qclass_to_string(c->class));
 }

@@ -53,6 +53,10 @@ typedef struct AnanicyConversion {
 int ananicy_convert(const AnanicyTree *t, const AnanicyEntry *rule, AnanicyConversion *ret, DiagList *diag);
 void ananicy_conversion_done(AnanicyConversion *c);
 
+/* Why a rule's name cannot be carried into a qos.d file (ananicy_convert
+ * reports it and skips the rule), or NULL. */
+const char *ananicy_name_problem(const char *name);
+
 /* "firefox.conf"; a path name becomes "usr-lib-foo-bar.conf". Caller frees. */
 char *ananicy_file_name(const char *rule_name);
 
