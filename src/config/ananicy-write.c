@@ -42,6 +42,10 @@ const char *ananicy_name_problem(const char *name) {
         for (const char *p = name + 1; *p; p++)
                 if (*p == ';' && isspace((unsigned char) p[-1]))
                         return "contains \" ;\", which starts a comment in qos.d";
+        /* qos.d keeps it in the value but warns, as the loader does here. */
+        const char *hash = strchr(name, '#');
+        if (hash && hash > name && isspace((unsigned char) hash[-1]))
+                return "contains \" #\", which qos.d warns about as a misplaced comment";
         return NULL;
 }
 

@@ -149,13 +149,14 @@ static void test_odd_names(void **state) {
         static const char text[] = "{ \"name\": \"kworker/0:1\", \"nice\": 5 }\n"
                                    "{ \"name\": \"/usr/bin/ok\", \"nice\": 5 }\n"
                                    "{ \"name\": \"a\\\\b\" }\n"
-                                   "{ \"name\": \"a\\\\b*\" }\n";
+                                   "{ \"name\": \"a\\\\b*\" }\n"
+                                   "{ \"name\": \"x #1\" }\n";
         AnanicyTree t = {};
         DiagList diag = {};
         AnanicyConversion c;
         assert_int_equal(ananicy_tree_parse(&t, "x.rules", false, text, strlen(text), &diag), 0);
         assert_int_equal(ananicy_tree_finish(&t, &diag), 0);
-        assert_int_equal(t.n_rules, 4); /* sorted: "/usr/bin/ok", "a\\b", "a\\b*", "kworker/0:1" */
+        assert_int_equal(t.n_rules, 5); /* sorted: "/usr/bin/ok", "a\\b", "a\\b*", "kworker/0:1", "x #1" */
         assert_int_equal(ananicy_convert(&t, &t.rules[0], &c, &diag), 1);
         ananicy_conversion_done(&c);
         static const char *const written[] = { "Executable=a\\b\n", "Executable=a\\\\b\\*\n" };
@@ -174,6 +175,8 @@ static void test_odd_names(void **state) {
         }
         assert_int_equal(ananicy_convert(&t, &t.rules[3], &c, &diag), 0);
         diag_in(&diag, "x.rules", 1, LOG_ERR, "name 'kworker/0:1' has a '/' but is not an absolute path");
+        assert_int_equal(ananicy_convert(&t, &t.rules[4], &c, &diag), 0);
+        diag_in(&diag, "x.rules", 5, LOG_ERR, "name 'x #1' contains \" #\"");
         ananicy_tree_done(&t);
         diag_list_clear(&diag);
 }
