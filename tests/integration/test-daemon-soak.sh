@@ -58,8 +58,11 @@ job_triple=$(class_triple user-initiated)
 start_qosd
 
 # One run of the load, waited for to its end; the survivors, the storm
-# processes and the renamer's threads stay until stop_load.
+# processes and the renamer's threads stay until stop_load. Only stop_load
+# kills them, and it forgets their PIDs: after a million forks the PID of a
+# process gone long ago belongs to someone else.
 PIDS=()
+on_exit stop_load
 run_load() { # processes renames tag
         local jobs=$(($1 / 100)) forks out=$TEST_TMP/$3 p
         forks=$((($1 - jobs) / 2))
@@ -71,9 +74,6 @@ run_load() { # processes renames tag
         "$RENAMER" "$2" "$RENAME_THREADS" "$RENAME_PACE_US" soak-ui soak-bg soak-plain >"$out.renamer" &
         RENAMER_PID=$!
         PIDS+=($!)
-        for p in "${PIDS[@]}"; do
-                on_exit "pkill -KILL -P $p; kill -KILL $p"
-        done
         "$QOS_JOB_STORM" "$jobs" 8 0 "$job_triple" "$JOB" >"$out.jobs" || fail "the job storm failed"
         for p in storm plain renamer; do
                 WAIT_TIMEOUT=3600 wait_for grep -qx done "$out.$p" || fail "the $p load did not finish"
