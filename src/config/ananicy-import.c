@@ -165,11 +165,10 @@ static int load_line(AnanicyTree *t, struct json_tokener *tok, const char *s, si
         return take_entry(t, obj, o, diag);
 }
 
-static int load_file(AnanicyTree *t, const char *path, DiagList *diag) {
-        _cleanup_free_ char *text = NULL;
-        size_t len;
-        int r;
+int ananicy_tree_parse(AnanicyTree *t, const char *path, const char *text, size_t len, DiagList *diag) {
+        int r = 0;
 
+        /* Origins point at the tree's own copy of the path. */
         char *p = strdup(path);
         char **paths = p ? reallocarray(t->paths, t->n_paths + 1, sizeof *paths) : NULL;
         if (!paths) {
@@ -179,9 +178,6 @@ static int load_file(AnanicyTree *t, const char *path, DiagList *diag) {
         t->paths = paths;
         paths[t->n_paths++] = p;
 
-        r = read_rule_file(p, &text, &len, diag);
-        if (r <= 0)
-                return r;
         struct json_tokener *tok = json_tokener_new();
         if (!tok)
                 return -ENOMEM;
@@ -194,6 +190,16 @@ static int load_file(AnanicyTree *t, const char *path, DiagList *diag) {
         }
         json_tokener_free(tok);
         return r;
+}
+
+static int load_file(AnanicyTree *t, const char *path, DiagList *diag) {
+        _cleanup_free_ char *text = NULL;
+        size_t len;
+
+        int r = read_rule_file(path, &text, &len, diag);
+        if (r <= 0)
+                return r;
+        return ananicy_tree_parse(t, path, text, len, diag);
 }
 
 static bool has_suffix(const char *s, const char *suffix) {
@@ -265,13 +271,18 @@ static int dedup(AnanicyEntry *v, size_t *n, const char *what, DiagList *diag) {
         return 0;
 }
 
+int ananicy_tree_finish(AnanicyTree *t, DiagList *diag) {
+        int r = dedup(t->types, &t->n_types, "type", diag);
+        if (r >= 0)
+                r = dedup(t->rules, &t->n_rules, "rule", diag);
+        return r;
+}
+
 int ananicy_tree_load(AnanicyTree *t, const char *src, DiagList *diag) {
         *t = (AnanicyTree) {};
         int r = walk(t, src, 0, diag);
         if (r >= 0)
-                r = dedup(t->types, &t->n_types, "type", diag);
-        if (r >= 0)
-                r = dedup(t->rules, &t->n_rules, "rule", diag);
+                r = ananicy_tree_finish(t, diag);
         return r;
 }
 

@@ -32,6 +32,12 @@ typedef struct AnanicyTree {
  * Broken lines are reported and skipped; a name given twice keeps the later
  * entry and says so. -ENOMEM, or -errno when src cannot be read. */
 int ananicy_tree_load(AnanicyTree *t, const char *src, DiagList *diag);
+
+/* The parser itself, without the file system (what the loader and the
+ * fuzzer share): one file's text into t, which starts as (AnanicyTree) {};
+ * ananicy_tree_finish() then sorts and drops repeated names. -ENOMEM only. */
+int ananicy_tree_parse(AnanicyTree *t, const char *path, const char *text, size_t len, DiagList *diag);
+int ananicy_tree_finish(AnanicyTree *t, DiagList *diag);
 void ananicy_tree_done(AnanicyTree *t);
 
 typedef struct AnanicyConversion {

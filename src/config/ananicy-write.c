@@ -3,15 +3,20 @@
  * [Match] value that qos.d reads back as exactly the rule's name. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ananicy-import.h"
 #include "file-name.h"
 #include "glob-index.h"
+#include "macro.h"
 
-/* inih's line buffer, less "Executable=". */
-#define MATCH_VALUE_MAX (199 - 11)
+/* The longest line qos.d reads (inih's buffer), and what it leaves for a
+ * name after "Executable=". */
+#define LINE_MAX_LEN 199
+#define MATCH_VALUE_MAX (LINE_MAX_LEN - 11)
 /* NAME_MAX, less ".conf". */
 #define FILE_STEM_MAX (255 - 5)
 
@@ -62,6 +67,10 @@ const char *ananicy_name_problem(const char *name) {
                 return "is too long for a qos.d line";
         if (file_name_escaped_len(name) > FILE_STEM_MAX)
                 return "is too long for a file name";
+        /* Executable= takes a basename or a full path (kernel threads'
+         * names like "kworker/0:1" have no executable at all). */
+        if (name[0] != '/' && strchr(name, '/'))
+                return "has a '/' but is not an absolute path, so no Executable= can match it";
         return NULL;
 }
 
@@ -73,18 +82,39 @@ char *ananicy_file_name(const char *rule_name) {
         return f;
 }
 
+/* A comment in the written file. It holds names, values and paths from
+ * the ananicy tree, so it is cut to a line qos.d can read (a longer one
+ * is an error there), and control characters, which would end the
+ * comment, become '?'. */
+_printf_(2, 3) static void write_comment(FILE *f, const char *fmt, ...) {
+        char line[LINE_MAX_LEN + 1];
+        va_list ap;
+
+        va_start(ap, fmt);
+        int n = vsnprintf(line, sizeof line, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+                return;
+        if ((size_t) n >= sizeof line)
+                memcpy(line + sizeof line - 4, "...", 4);
+        for (char *p = line; *p; p++)
+                if (iscntrl((unsigned char) *p))
+                        *p = '?';
+        fprintf(f, "%s\n", line);
+}
+
 int ananicy_write_conf(FILE *f, const AnanicyEntry *rule, const AnanicyConversion *c) {
         char *value = ananicy_match_value(rule->name);
         if (!value)
                 return -ENOMEM;
 
-        fprintf(f, "# Imported from ananicy, %s:%u\n", rule->origin.path, rule->origin.line);
-        fprintf(f, "# %s%s%s%s\n", rule->type ? "type " : "", rule->type ? rule->type : "", rule->type ? ": " : "",
-                c->reason);
+        write_comment(f, "# Imported from ananicy, %s:%u", rule->origin.path, rule->origin.line);
+        write_comment(f, "# %s%s%s%s", rule->type ? "type " : "", rule->type ? rule->type : "", rule->type ? ": " : "",
+                      c->reason);
         if (c->n_lost > 0)
                 fprintf(f, "# Not carried over:\n");
         for (size_t i = 0; i < c->n_lost; i++)
-                fprintf(f, "#   %s\n", c->lost[i]);
+                write_comment(f, "#   %s", c->lost[i]);
         fprintf(f, "\n[Match]\nExecutable=%s\n\n[Process]\nClass=%s\n", value, qclass_to_string(c->class));
         free(value);
         return 0;

@@ -233,6 +233,13 @@ static int method_get_profile(sd_bus_message *msg, void *userdata, sd_bus_error 
         return r;
 }
 
+static uint64_t event_queue_bytes(const Manager *m) {
+        uint64_t v = 0;
+        if (m->source)
+                (void) event_source_queued(m->source, &v);
+        return v;
+}
+
 /* Counters as properties: GetAll is `qosctl status`. */
 #define COUNTER(name, field)                                                                      \
         static int get_##field(sd_bus *bus, const char *path, const char *iface, const char *prop, \
@@ -245,6 +252,8 @@ COUNTER(m->source ? event_source_stats(m->source)->enobufs : 0, enobufs)
 COUNTER(m->source ? event_source_stats(m->source)->seq_gaps : 0, seq_gaps)
 COUNTER(m->source ? event_source_stats(m->source)->rests : 0, rests)
 COUNTER(m->counters.rescans, rescans)
+COUNTER(m->counters.losses_pending, losses_pending)
+COUNTER(event_queue_bytes(m), queue_bytes)
 COUNTER(m->counters.applied, applied)
 COUNTER(m->counters.unchanged, unchanged)
 COUNTER(m->counters.restored, restored)
@@ -330,6 +339,8 @@ static const sd_bus_vtable manager_vtable[] = {
         PROP_T("ConnectorReopens", reopens),
         PROP_T("BusConnections", bus_connections),
         PROP_T("Rescans", rescans),
+        PROP_T("LossesPending", losses_pending),
+        PROP_T("EventQueueBytes", queue_bytes),
         PROP_T("Applied", applied),
         PROP_T("Unchanged", unchanged),
         PROP_T("Restored", restored),

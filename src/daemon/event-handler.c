@@ -110,6 +110,7 @@ void manager_on_events_lost(const char *why, void *userdata) {
         int r;
 
         log_debug("proc connector: %s, rescanning", why);
+        m->counters.losses_pending++;
         if (m->rescan_timer) {
                 sd_event_source_get_enabled(m->rescan_timer, &enabled);
                 if (enabled != SD_EVENT_OFF)

@@ -4,6 +4,7 @@
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
 #include <linux/netlink.h>
+#include <linux/sock_diag.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -418,4 +419,15 @@ const EventSourceStats *event_source_stats(const EventSource *s) {
 
 int event_source_rcvbuf(const EventSource *s) {
         return s->rcvbuf;
+}
+
+int event_source_queued(const EventSource *s, uint64_t *ret) {
+        /* Netlink sockets have no SIOCINQ; the socket's memory counters
+         * work for every family. */
+        uint32_t mem[SK_MEMINFO_VARS] = {};
+        socklen_t len = sizeof mem;
+        if (getsockopt(s->fd, SOL_SOCKET, SO_MEMINFO, mem, &len) < 0)
+                return negative_errno();
+        *ret = mem[SK_MEMINFO_RMEM_ALLOC];
+        return 0;
 }

@@ -51,3 +51,6 @@ EventSource *event_source_free(EventSource *s);
 const EventSourceStats *event_source_stats(const EventSource *s);
 /* The receive buffer the kernel actually granted (it doubles what is asked). */
 int event_source_rcvbuf(const EventSource *s);
+/* Bytes of events in the receive queue, not yet read: 0 when qosd has
+ * taken everything the kernel sent so far. */
+int event_source_queued(const EventSource *s, uint64_t *ret);

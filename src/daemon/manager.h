@@ -27,6 +27,7 @@ typedef struct Counters {
         uint64_t refused;       /* knobs the kernel refused */
         uint64_t vanished;      /* tasks gone between event and apply */
         uint64_t rescans;       /* full /proc scans (start, loss, reload, periodic) */
+        uint64_t losses_pending;        /* event losses since the last full scan began */
         uint64_t recovered;     /* originals recovered from the state file */
         uint64_t reloads, reload_failures;
         uint64_t user_reloads;  /* one user's rules reloaded after a change in their directory */

@@ -138,9 +138,14 @@ int scan_all(Manager *m, const char *why) {
         size_t n;
         int r;
 
+        /* What was lost before the listing, the listing finds. */
+        uint64_t pending = m->counters.losses_pending;
+        m->counters.losses_pending = 0;
         r = proc_list_pids(&pids, &n);
-        if (r < 0)
+        if (r < 0) {
+                m->counters.losses_pending = pending;
                 return log_error_errno(r, "cannot list /proc: %m");
+        }
         m->scan_gen++;
         m->counters.rescans++;
         log_debug("scanning %zu processes (%s)", n, why);

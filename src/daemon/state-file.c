@@ -348,20 +348,13 @@ static FILE *open_for_load(const char *path, char *why, size_t size, int *ret) {
         return f;
 }
 
-int state_file_load(const char *path, PidMap *ret) {
+int state_file_read(FILE *f, const char *path, PidMap *ret) {
         PidMap m = PID_MAP_INIT;
-        char line[512], why[256] = "";
+        char line[512];
         unsigned lineno = 0;
         int r;
 
         *ret = m;
-        _cleanup_fclose_ FILE *f = open_for_load(path, why, sizeof why, &r);
-        if (!f) {
-                if (r == -ENOENT)
-                        return 0;
-                return log_warning_errno(r, "%s: the previous run's records are not read: %s", path,
-                                         *why ? why : strerror(-r));
-        }
         while (fgets(line, sizeof line, f)) {
                 StateRecord rec;
                 int forget;
@@ -399,4 +392,19 @@ int state_file_load(const char *path, PidMap *ret) {
         }
         *ret = m;
         return 0;
+}
+
+int state_file_load(const char *path, PidMap *ret) {
+        char why[256] = "";
+        int r;
+
+        *ret = PID_MAP_INIT;
+        _cleanup_fclose_ FILE *f = open_for_load(path, why, sizeof why, &r);
+        if (!f) {
+                if (r == -ENOENT)
+                        return 0;
+                return log_warning_errno(r, "%s: the previous run's records are not read: %s", path,
+                                         *why ? why : strerror(-r));
+        }
+        return state_file_read(f, path, ret);
 }

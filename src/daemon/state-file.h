@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <systemd/sd-event.h>
 
@@ -70,6 +71,9 @@ int state_file_remove(StateFile *sf);
  * lines (a torn last line after a crash) are skipped. A file or directory
  * refused as runtime-dir.h says is not read (a warning, and an error). */
 int state_file_load(const char *path, PidMap *ret);
+/* The same from an open stream (the parser without the file system: a
+ * buffer through fmemopen() in the fuzzer); path only names it in warnings. */
+int state_file_read(FILE *f, const char *path, PidMap *ret);
 void state_records_free(PidMap *m);
 
 /* One record as a line, and back (exposed for the unit test). */

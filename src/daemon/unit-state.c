@@ -77,25 +77,12 @@ int unit_state_save(const char *path, UnitClaim *const *claims, size_t n) {
         return r;
 }
 
-int unit_state_load(const char *path, UnitClaim ***ret, size_t *ret_n) {
+int unit_state_read(FILE *f, const char *path, UnitClaim ***ret, size_t *ret_n) {
         char line[LINE_MAX_LEN];
         UnitClaim **list = NULL;
         size_t n = 0;
         unsigned lineno = 0;
 
-        struct stat st;
-        int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-        if (fd < 0)
-                return negative_errno();
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-                close(fd);
-                return -EINVAL; /* only qosd writes here: anything else is not its file */
-        }
-        _cleanup_fclose_ FILE *f = fdopen(fd, "r");
-        if (!f) {
-                close(fd);
-                return -ENOMEM;
-        }
         while (n < UNIT_STATE_MAX && fgets(line, sizeof line, f)) {
                 UnitClaim c, *p, **nl;
                 lineno++;
@@ -114,6 +101,23 @@ int unit_state_load(const char *path, UnitClaim ***ret, size_t *ret_n) {
         *ret = list;
         *ret_n = n;
         return 0;
+}
+
+int unit_state_load(const char *path, UnitClaim ***ret, size_t *ret_n) {
+        struct stat st;
+        int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0)
+                return negative_errno();
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+                close(fd);
+                return -EINVAL; /* only qosd writes here: anything else is not its file */
+        }
+        _cleanup_fclose_ FILE *f = fdopen(fd, "r");
+        if (!f) {
+                close(fd);
+                return -ENOMEM;
+        }
+        return unit_state_read(f, path, ret, ret_n);
 }
 
 void unit_state_remove(const char *path) {

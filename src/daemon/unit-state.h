@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "qclass.h"
 #include "unit-path.h"
@@ -31,4 +32,7 @@ int unit_state_save(const char *path, UnitClaim *const *claims, size_t n);
 /* Records of a previous run (allocated each, array to free); invalid lines
  * are skipped with a warning; -ENOENT if there is no file. */
 int unit_state_load(const char *path, UnitClaim ***ret, size_t *ret_n);
+/* The same from an open stream (the parser without the file system: a
+ * buffer through fmemopen() in the fuzzer); path only names it in warnings. */
+int unit_state_read(FILE *f, const char *path, UnitClaim ***ret, size_t *ret_n);
 void unit_state_remove(const char *path);

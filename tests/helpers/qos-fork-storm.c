@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -25,9 +26,11 @@ int main(int argc, char **argv) {
         }
         long n = strtol(argv[1], NULL, 10);
         long k = argc >= 4 ? strtol(argv[2], NULL, 10) : 0;
-        long every = k > 0 ? n / k : 0, reaped = 0, forked = 0;
+        long every = k > 0 ? n / k : 0, reaped = 0, forked = 0, survivors = 0;
 
         for (long i = 0; i < n; i++) {
+                /* Exactly K, also where N is no multiple of K. */
+                bool survivor = every && i % every == 0 && survivors < k;
                 pid_t pid = fork();
                 if (pid < 0) {
                         if (errno == EAGAIN) { /* at the process limit: reap and retry */
@@ -40,7 +43,7 @@ int main(int argc, char **argv) {
                         return 1;
                 }
                 if (pid == 0) {
-                        if (every && i % every == 0) {
+                        if (survivor) {
                                 /* Our stdout is the caller's list of survivors. */
                                 int fd = open("/dev/null", O_WRONLY);
                                 if (fd >= 0)
@@ -51,7 +54,8 @@ int main(int argc, char **argv) {
                         _exit(0);
                 }
                 forked++;
-                if (every && i % every == 0) {
+                if (survivor) {
+                        survivors++;
                         printf("survivor %d\n", (int) pid);
                         fflush(stdout);
                 }

@@ -259,6 +259,26 @@ static void expect_class(const RuleSet *rs, const char *exe, QClass class) {
                 fail_msg("'%s': %s, expected %s", exe, qclass_to_string(m.class), qclass_to_string(class));
 }
 
+/* A name with a '/' that is no absolute path (a kernel thread's, like
+ * "kworker/0:1") has no executable for Executable= to match: skipped.
+ * Parsed from text, without a tree, as the fuzzer does. */
+static void test_odd_names(void **state) {
+        static const char text[] = "{ \"name\": \"kworker/0:1\", \"nice\": 5 }\n"
+                                   "{ \"name\": \"/usr/bin/ok\", \"nice\": 5 }\n";
+        AnanicyTree t = {};
+        DiagList diag = {};
+        AnanicyConversion c;
+        assert_int_equal(ananicy_tree_parse(&t, "x.rules", text, strlen(text), &diag), 0);
+        assert_int_equal(ananicy_tree_finish(&t, &diag), 0);
+        assert_int_equal(t.n_rules, 2); /* sorted: "/usr/bin/ok", "kworker/0:1" */
+        assert_int_equal(ananicy_convert(&t, &t.rules[0], &c, &diag), 1);
+        ananicy_conversion_done(&c);
+        assert_int_equal(ananicy_convert(&t, &t.rules[1], &c, &diag), 0);
+        diag_in(&diag, "x.rules", 1, LOG_ERR, "name 'kworker/0:1' has a '/' but is not an absolute path");
+        ananicy_tree_done(&t);
+        diag_list_clear(&diag);
+}
+
 /* qos.d reads each value back as the name: nothing trimmed, cut at a
  * comment or read as a glob; a plain name stays plain. */
 static void test_match_values(void **state) {
@@ -353,6 +373,7 @@ int main(void) {
                 cmocka_unit_test(test_line_shapes),
                 cmocka_unit_test_setup_teardown(test_unusual_rules, setup, teardown),
                 cmocka_unit_test(test_match_values),
+                cmocka_unit_test(test_odd_names),
                 cmocka_unit_test(test_file_names),
                 cmocka_unit_test_setup_teardown(test_written_files_load, setup, teardown),
                 cmocka_unit_test(test_non_ascii_names),
