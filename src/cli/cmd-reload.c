@@ -9,7 +9,8 @@ static void help(void) {
         printf("Usage: qosctl reload\n\n"
                "Ask qosd to load the rules again. The new rules replace the running\n"
                "ones only if every file loads without errors; otherwise the errors are\n"
-               "printed (file:line) and the previous rules stay in force. Root only.\n");
+               "printed (file:line) and the previous rules stay in force. Root with\n"
+               "CAP_SYS_NICE only.\n");
 }
 
 int cmd_reload(int argc, char **argv) {
