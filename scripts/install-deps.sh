@@ -12,6 +12,7 @@ packages=(
         libxcb1-dev libxcb-ewmh-dev libxcb-res0-dev xvfb openbox xdotool x11-utils
         nodejs gjs
         libncurses-dev tmux
+        bash-completion
 )
 [ $# -gt 0 ] && packages=("$@")
 

@@ -1,0 +1,163 @@
+# bash completion for qosctl(1)                              -*- shell-script -*-
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Installed as "qosctl" in bash-completion's completionsdir, so bash-completion
+# loads it the first time qosctl is completed.
+
+# The names cli_parse_class() takes that qosctl --help shows; the further
+# aliases (interactive, initiated, ...) stay out so a <TAB> lists each class
+# once with its short form.
+_qosctl_classes='user-interactive ui user-initiated in utility ut default background bg'
+
+_qosctl()
+{
+    local cur prev words cword split=false
+    if declare -F _comp_initialize >/dev/null; then
+        # bash-completion 2.12 and later
+        local was_split comp_args
+        _comp_initialize -s -- "$@" || return
+        [[ $was_split ]] && split=true
+    else
+        _init_completion -s || return
+    fi
+
+    local commands='classes run set get check import ps explain status reload profile foreground top'
+
+    # The subcommand is the first word that is neither a global option nor
+    # the argument of -R/--root.
+    local i cmd='' cmd_at=0
+    for ((i = 1; i < cword; i++)); do
+        case ${words[i]} in
+            -R | --root) ((i++)) ;;
+            -*) ;;
+            *)
+                cmd=${words[i]} cmd_at=$i
+                break
+                ;;
+        esac
+    done
+
+    if [[ ! $cmd ]]; then
+        case $prev in
+            -R | --root)
+                _filedir -d
+                return
+                ;;
+        esac
+        if [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W '-R --root -h --help -V --version' -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+        fi
+        return
+    fi
+
+    # An option's argument, wherever it follows (--opt=value is split by
+    # _init_completion -s into prev=--opt, cur=value).
+    case $prev in
+        -c | --class)
+            COMPREPLY=($(compgen -W "$_qosctl_classes" -- "$cur"))
+            return
+            ;;
+        -p | --pid)
+            _pids
+            return
+            ;;
+        -s | --sort)
+            [[ $cmd == top ]] && COMPREPLY=($(compgen -W 'wait cpu' -- "$cur"))
+            return
+            ;;
+        -U | --user-dir)
+            _filedir -d
+            return
+            ;;
+        -n | --iterations | -d | --delay)
+            [[ $cmd == top ]] && return
+            ;;
+    esac
+    $split && return
+
+    local opts=''
+    case $cmd in
+        classes | status | reload) opts='-h --help' ;;
+        run)
+            # run stops at its first operand (getopt "+"): from there on
+            # the words are a command line of their own.
+            for ((i = cmd_at + 1; i < cword; i++)); do
+                case ${words[i]} in
+                    -c | --class) ((i++)) ;;
+                    -*) ;;
+                    *)
+                        _command_offset $i
+                        return
+                        ;;
+                esac
+            done
+            if [[ $cur == -* ]]; then
+                opts='-c --class -P --preload -v --verbose -h --help'
+            else
+                _command_offset $cword
+                return
+            fi
+            ;;
+        set) opts='-c --class -p --pid -a --all-tasks -v --verbose -h --help' ;;
+        get) opts='-p --pid -a --all-tasks -h --help' ;;
+        check)
+            if [[ $cur == -* ]]; then
+                opts='-e --effective -u --user -U --user-dir -h --help'
+            else
+                _filedir
+                return
+            fi
+            ;;
+        import)
+            local operands=0
+            for ((i = cmd_at + 1; i < cword; i++)); do
+                [[ ${words[i]} != -* ]] && ((operands++))
+            done
+            if [[ $cur == -* ]]; then
+                opts='--force -h --help'
+            elif ((operands == 0)); then
+                opts='ananicy'
+            else
+                _filedir -d
+                return
+            fi
+            ;;
+        ps) opts='-a --all -p --pid -h --help' ;;
+        top) opts='-b --batch -n --iterations -d --delay -s --sort -p --pid -h --help' ;;
+        explain)
+            if [[ $cur == -* ]]; then
+                opts='-h --help'
+            else
+                for ((i = cmd_at + 1; i < cword; i++)); do
+                    [[ ${words[i]} != -* ]] && return
+                done
+                _pids
+                return
+            fi
+            ;;
+        profile)
+            if [[ $cur == -* ]]; then
+                opts='-h --help'
+            else
+                for ((i = cmd_at + 1; i < cword; i++)); do
+                    [[ ${words[i]} != -* ]] && return
+                done
+                opts='throughput interactive qos default'
+            fi
+            ;;
+        foreground)
+            if [[ $cur == -* ]]; then
+                opts='--clear -h --help'
+            else
+                _pids
+                return
+            fi
+            ;;
+        *) return ;;
+    esac
+    COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+} &&
+    complete -F _qosctl qosctl
+
+# ex: filetype=sh
