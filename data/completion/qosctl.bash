@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Installed as "qosctl" in bash-completion's completionsdir, so bash-completion
 # loads it the first time qosctl is completed.
+# shellcheck disable=SC2207 # COMPREPLY=($(compgen ...)): bash-completion's idiom; no word has a blank
 
 # The names cli_parse_class() takes that qosctl --help shows; the further
 # aliases (interactive, initiated, ...) stay out so a <TAB> lists each class
@@ -13,6 +14,7 @@ _qosctl()
     local cur prev words cword split=false
     if declare -F _comp_initialize >/dev/null; then
         # bash-completion 2.12 and later
+        # shellcheck disable=SC2034 # set by _comp_initialize
         local was_split comp_args
         _comp_initialize -s -- "$@" || return
         [[ $was_split ]] && split=true
@@ -87,7 +89,7 @@ _qosctl()
                     -c | --class) ((i++)) ;;
                     -*) ;;
                     *)
-                        _command_offset $i
+                        _command_offset "$i"
                         return
                         ;;
                 esac
@@ -95,7 +97,7 @@ _qosctl()
             if [[ $cur == -* ]]; then
                 opts='-c --class -P --preload -v --verbose -h --help'
             else
-                _command_offset $cword
+                _command_offset "$cword"
                 return
             fi
             ;;

@@ -25,6 +25,7 @@ shopt -s progcomp extglob
 
 failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+oneline() { tr '\n' ' ' <<<"$1" | sed 's/ $//'; }
 
 # complete LINE: what <TAB> at the end of LINE offers, sorted, one a line.
 complete_line() {
@@ -47,7 +48,7 @@ expect() {
         shift
         got=$(complete_line "$line")
         want=$(printf '%s\n' "$@" | sort -u)
-        [[ $got == "$want" ]] || fail "'$line<TAB>': got [$(echo $got)], want [$(echo $want)]"
+        [[ $got == "$want" ]] || fail "'$line<TAB>': got [$(oneline "$got")], want [$(oneline "$want")]"
 }
 
 # contains LINE WORD...: the offer includes these words.
@@ -56,7 +57,7 @@ contains() {
         shift
         got=$(complete_line "$line")
         for w in "$@"; do
-                grep -qxF -- "$w" <<<"$got" || fail "'$line<TAB>' lacks $w: got [$(echo $got | cut -c1-200)]"
+                grep -qxF -- "$w" <<<"$got" || fail "'$line<TAB>' lacks $w: got [$(oneline "$got" | cut -c1-200)]"
         done
 }
 
