@@ -78,87 +78,61 @@ _qosctl()
     esac
     $split && return
 
-    local opts=''
+    # The first operand after the subcommand's options (0: none yet).
+    local first=0
+    for ((i = cmd_at + 1; i < cword; i++)); do
+        case ${words[i]} in
+            -c | --class | -p | --pid | -U | --user-dir | -n | --iterations | -d | --delay | -s | --sort)
+                ((i++))
+                ;;
+            -*) ;;
+            *)
+                first=$i
+                break
+                ;;
+        esac
+    done
+
+    # run stops at its first operand (getopt "+"): from there on the words
+    # are a command line of their own, completed as that command's.
+    if [[ $cmd == run ]] && ((first)); then
+        _command_offset "$first"
+        return
+    fi
+
+    if [[ $cur == -* ]]; then
+        local opts
+        case $cmd in
+            classes | status | reload | explain | profile) opts='-h --help' ;;
+            run) opts='-c --class -P --preload -v --verbose -h --help' ;;
+            set) opts='-c --class -p --pid -a --all-tasks -v --verbose -h --help' ;;
+            get) opts='-p --pid -a --all-tasks -h --help' ;;
+            check) opts='-e --effective -u --user -U --user-dir -h --help' ;;
+            import) opts='--force -h --help' ;;
+            ps) opts='-a --all -p --pid -h --help' ;;
+            top) opts='-b --batch -n --iterations -d --delay -s --sort -p --pid -h --help' ;;
+            foreground) opts='--clear -h --help' ;;
+            *) return ;;
+        esac
+        COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+        return
+    fi
+
+    # Operands.
     case $cmd in
-        classes | status | reload) opts='-h --help' ;;
-        run)
-            # run stops at its first operand (getopt "+"): from there on
-            # the words are a command line of their own.
-            for ((i = cmd_at + 1; i < cword; i++)); do
-                case ${words[i]} in
-                    -c | --class) ((i++)) ;;
-                    -*) ;;
-                    *)
-                        _command_offset "$i"
-                        return
-                        ;;
-                esac
-            done
-            if [[ $cur == -* ]]; then
-                opts='-c --class -P --preload -v --verbose -h --help'
-            else
-                _command_offset "$cword"
-                return
-            fi
-            ;;
-        set) opts='-c --class -p --pid -a --all-tasks -v --verbose -h --help' ;;
-        get) opts='-p --pid -a --all-tasks -h --help' ;;
-        check)
-            if [[ $cur == -* ]]; then
-                opts='-e --effective -u --user -U --user-dir -h --help'
-            else
-                _filedir
-                return
-            fi
-            ;;
+        run) _command_offset "$cword" ;;
+        check) _filedir ;;
         import)
-            local operands=0
-            for ((i = cmd_at + 1; i < cword; i++)); do
-                [[ ${words[i]} != -* ]] && ((operands++))
-            done
-            if [[ $cur == -* ]]; then
-                opts='--force -h --help'
-            elif ((operands == 0)); then
-                opts='ananicy'
-            else
+            if ((first)); then
                 _filedir -d
-                return
-            fi
-            ;;
-        ps) opts='-a --all -p --pid -h --help' ;;
-        top) opts='-b --batch -n --iterations -d --delay -s --sort -p --pid -h --help' ;;
-        explain)
-            if [[ $cur == -* ]]; then
-                opts='-h --help'
             else
-                for ((i = cmd_at + 1; i < cword; i++)); do
-                    [[ ${words[i]} != -* ]] && return
-                done
-                _pids
-                return
+                COMPREPLY=($(compgen -W 'ananicy' -- "$cur"))
             fi
             ;;
-        profile)
-            if [[ $cur == -* ]]; then
-                opts='-h --help'
-            else
-                for ((i = cmd_at + 1; i < cword; i++)); do
-                    [[ ${words[i]} != -* ]] && return
-                done
-                opts='throughput interactive qos default'
-            fi
-            ;;
-        foreground)
-            if [[ $cur == -* ]]; then
-                opts='--clear -h --help'
-            else
-                _pids
-                return
-            fi
-            ;;
-        *) return ;;
+        explain) ((first)) || _pids ;;
+        foreground) _pids ;;
+        profile) ((first)) || COMPREPLY=($(compgen -W 'throughput interactive qos default' -- "$cur")) ;;
     esac
-    COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 } &&
     complete -F _qosctl qosctl
 

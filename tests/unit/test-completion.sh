@@ -94,6 +94,8 @@ contains 'qosctl run ec' echo
 # lookup) is what runs.
 expect 'qosctl run -c bg qosctl s' set status
 expect 'qosctl run -v qosctl set -c b' background bg
+expect 'qosctl run qosctl --' --root --help --version
+expect 'qosctl explain 1 ' # one PID at most
 
 # Directories after --root, --user-dir and import's operands.
 dir=$(mktemp -d)
