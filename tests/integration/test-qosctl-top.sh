@@ -120,10 +120,19 @@ tm() { tmux -L "$sock" "$@"; }
 on_exit "tmux -L '$sock' kill-server"
 screen() { tm capture-pane -p -t top; }
 screen_has() { screen | grep -q -- "$1"; }
-# The CPU% column of the rows under each class line is in descending order.
-screen_sorted() { # column
-        screen | awk -v col="$1" '/^[a-z-]+: [0-9]+ threads?/ { last = ""; next }
-                $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ { v = $col + 0; if (last != "" && v > last) bad = 1; last = v }
+# A column of the rows under each class line is in descending order. The
+# values are right-aligned under their headers, so they are cut out where
+# the header ends: a thread's name may hold spaces ("tmux: server") and
+# ends in digits ("memfd:sealed-91"), so fields cannot be counted.
+screen_sorted() { # cpu|wait
+        screen | awk -v col="$1" '
+                /^ +TID +PID COMM/ { cpu_end = index($0, "CPU%") + 3; wait_end = index($0, "WAIT(ms)") + 7; next }
+                /^[a-z-]+: [0-9]+ threads?/ { last = ""; next }
+                cpu_end && $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ {
+                        v = col == "cpu" ? substr($0, cpu_end - 5, 6) + 0 : substr($0, wait_end - 9, 10) + 0
+                        if (last != "" && v > last) bad = 1
+                        last = v
+                }
                 END { exit bad }'
 }
 tm new-session -d -s top -x 120 -y 40 \
@@ -143,10 +152,10 @@ ok "tty: the view draws, with its header and the class groups"
 
 tm send-keys -t top c
 wait_for screen_has "sorted by cpu" || fail "c did not resort: $(screen)"
-WAIT_TIMEOUT=3 wait_for screen_sorted 4 || fail "rows not by CPU after c: $(screen)"
+WAIT_TIMEOUT=3 wait_for screen_sorted cpu || fail "rows not by CPU after c: $(screen)"
 tm send-keys -t top w
 wait_for screen_has "sorted by wait" || fail "w did not resort: $(screen)"
-WAIT_TIMEOUT=3 wait_for screen_sorted 5 || fail "rows not by wait after w: $(screen)"
+WAIT_TIMEOUT=3 wait_for screen_sorted wait || fail "rows not by wait after w: $(screen)"
 ok "tty: c and w resort"
 
 for size in "60 12" "20 4" "200 60" "120 40"; do
