@@ -108,8 +108,16 @@ void override_pop_locked(const qos_override_t *o) {
         e->inflight++;
 }
 
+/* The thread's own knobs, never its cpu group. Moving a thread between
+ * cgroups takes cgroup_threadgroup_rwsem for writing, which waits for an
+ * RCU grace period (synchronize_rcu_expedited in rcu_sync_enter): about a
+ * scheduler tick here, paid by the waiter before it sleeps and by the
+ * owner on its way down - longer than most critical sections, so a loan
+ * that moved the group cost more than it gave (docs/inheritance.md). The
+ * groups are also qosd's, not the application's (as thread_apply_class). */
 static int apply(pid_t tid, const TaskAttr *want) {
-        unsigned mask = kernel_caps()->privileged ? KNOBS_ALL : task_unprivileged_knobs(tid == gettid());
+        unsigned mask = kernel_caps()->privileged ? KNOBS_ALL & ~KNOB_BIT(KNOB_GROUP)
+                                                  : task_unprivileged_knobs(tid == gettid());
         return thread_apply_attr(tid, NULL, want, mask);
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Overrides and qos_mutex_t on the real kernel, as root (overrides are
  * applied directly): nesting and exact restore of a hand-made base, a
- * thread that exits while raised, a waiter that times out, the chain
- * bound, and the lock calls' error cases. */
+ * thread that exits while raised, a waiter that times out, a loan that
+ * leaves the cgroup alone, the chain bound, and the lock calls' error
+ * cases. */
 #include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -192,16 +193,33 @@ static void timedlock_100ms(Puppet *p) {
         p->result = qos_mutex_timedlock(p->want, &ts);
 }
 
+/* The thread's cgroups as the kernel lists them (every hierarchy). */
+static void read_cgroups(pid_t tid, char *buf, size_t size) {
+        char path[64];
+        snprintf(path, sizeof(path), "/proc/self/task/%d/cgroup", tid);
+        FILE *f = fopen(path, "re");
+        assert_non_null(f);
+        size_t n = fread(buf, 1, size - 1, f);
+        buf[n] = 0;
+        fclose(f);
+        assert_true(n > 0 && n < size - 1);
+}
+
 /* owner (class owner_class) holds a mutex; a waiter of waiter_class gives
- * up after 100 ms. Returns the owner's class after that, before unlock. */
+ * up after 100 ms. Returns the owner's class after that, before unlock.
+ * A loan never moves the owner to another cgroup: the move waits for an
+ * RCU grace period (about a tick), which made every contended wait
+ * slower than no loan at all (docs/inheritance.md). */
 static qos_class_t contend(qos_class_t owner_class, qos_class_t waiter_class) {
         qos_mutex_t m = QOS_MUTEX_INITIALIZER;
         Puppet owner = { .fn = hold_lock, .after = release_and_check_base, .hold = &m };
         Puppet waiter = { .want = &m, .after = timedlock_100ms };
+        char groups_before[4096], groups_during[4096];
 
         puppet_start(&owner);
         set_class(owner.tid, owner_class);
         assert_int_equal(task_attr_read(owner.tid, &owner.base), 0);
+        read_cgroups(owner.tid, groups_before, sizeof(groups_before));
         puppet_start(&waiter);
         set_class(waiter.tid, waiter_class);
         puppet_finish(&waiter);
@@ -210,6 +228,8 @@ static qos_class_t contend(qos_class_t owner_class, qos_class_t waiter_class) {
         /* What the waiter lent stays while the owner holds the lock; the
          * unlock gives back the base exactly (checked by the owner). */
         qos_class_t during = class_of(owner.tid);
+        read_cgroups(owner.tid, groups_during, sizeof(groups_during));
+        assert_string_equal(groups_during, groups_before);
         puppet_finish(&owner);
         assert_int_equal(override_registry_size(), 0);
         assert_int_equal(qos_mutex_destroy(&m), 0);
