@@ -10,6 +10,13 @@
  *       thread asks for the lock while the holder is inside (waited: how
  *       many samples found it taken). Lock-wait p50/p90/p99/max,
  *       pthread_mutex_t vs qos_mutex_t.
+ *   qos-bench-inherit starvation [SECONDS]
+ *       What inheritance is for: the same user-interactive waiter and
+ *       background holder, but 2 x nproc utility hogs (the default class)
+ *       beside them, which starve a background thread (SCHED_IDLE's weight
+ *       is 3 against their 1024: about 0.15% of a CPU). The holder works
+ *       1 ms between holds instead of sleeping, so it is always runnable.
+ *       Without a loan the waiter waits for that share.
  *   qos-bench-inherit uncontended [MILLIONS]
  *       ns per lock+unlock pair without contention, best and median of 11
  *       runs per lock, the two locks taking turns.
@@ -71,6 +78,10 @@ static void work_cpu_ms(double ms) {
 }
 
 static volatile bool stop;
+/* The holder works between holds instead of sleeping: it is always
+ * runnable, as a build or an indexer is, so it gets only its weight's
+ * share and no wake-up placement in its favour. */
+static bool holder_busy;
 static const Lock *cur;
 static int holding;     /* the holder is inside its critical section */
 
@@ -82,8 +93,10 @@ static void set_self(qos_class_t c) {
         }
 }
 
+static qos_class_t hog_class;
+
 static void *hog(void *arg) {
-        set_self(QOS_CLASS_BACKGROUND);
+        set_self(hog_class);
         while (!stop)
                 ;
         return NULL;
@@ -97,7 +110,10 @@ static void *holder(void *arg) {
                 work_cpu_ms(1);
                 __atomic_store_n(&holding, 0, __ATOMIC_RELAXED);
                 cur->unlock(cur->l);
-                usleep(1000);
+                if (holder_busy)
+                        work_cpu_ms(1);
+                else
+                        usleep(1000);
         }
         return NULL;
 }
@@ -128,16 +144,21 @@ static const char *isolate_session(void) {
         return ok ? "own session at autogroup nice -20" : "autogroup nice refused";
 }
 
-static void inversion(int seconds) {
+/* A user-interactive thread takes the lock that a background holder
+ * holds, beside 2 x nproc hogs of class hogs_at. */
+static void contention(int seconds, qos_class_t hogs_at, bool busy, const char *title) {
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
         int nhogs = (int) (2 * ncpu);
         size_t cap = (size_t) seconds * 400 + 16;
         uint64_t *waits = calloc(cap, sizeof(*waits));
 
+        hog_class = hogs_at;
+        holder_busy = busy;
         const char *group = isolate_session();
-        printf("priority inversion: user-interactive thread, background holder (1 ms of CPU per hold),\n"
-               "%d background hogs on %ld CPUs, %d s per lock, %s;\nlock wait in ms (waited: > 10 us)\n",
-               nhogs, ncpu, seconds, group);
+        printf("%s: user-interactive thread, background holder (1 ms of CPU per hold, then %s),\n"
+               "%d %s hogs on %ld CPUs, %d s per lock, %s;\nlock wait in ms (waited: > 10 us)\n",
+               title, busy ? "1 ms of CPU outside" : "1 ms asleep", nhogs, qos_class_to_string(hogs_at), ncpu,
+               seconds, group);
         printf("%-16s %8s %8s %8s %8s %8s %8s\n", "lock", "samples", "waited", "p50", "p90", "p99", "max");
         for (size_t k = 0; k < sizeof(locks) / sizeof(locks[0]); k++) {
                 pthread_t hogs[64], h;
@@ -170,8 +191,12 @@ static void inversion(int seconds) {
                 set_self(QOS_CLASS_UTILITY);
 
                 qsort(waits, n, sizeof(*waits), cmp_u64);
-                printf("%-16s %8zu %8zu %8.3f %8.3f %8.3f %8.3f\n", cur->name, n, waited, pct(waits, n, 0.5),
-                       pct(waits, n, 0.9), pct(waits, n, 0.99), (double) waits[n - 1] / 1e6);
+                if (n == 0)
+                        printf("%-16s %8d (no sample)\n", cur->name, 0);
+                else
+                        printf("%-16s %8zu %8zu %8.3f %8.3f %8.3f %8.3f\n", cur->name, n, waited,
+                               pct(waits, n, 0.5), pct(waits, n, 0.9), pct(waits, n, 0.99),
+                               (double) waits[n - 1] / 1e6);
                 fflush(stdout);
         }
         free(waits);
@@ -270,13 +295,15 @@ int main(int argc, char **argv) {
         const char *mode = argc > 1 ? argv[1] : "inversion";
         long arg = argc > 2 ? atol(argv[2]) : 0;
         if (strcmp(mode, "inversion") == 0)
-                inversion(arg > 0 ? (int) arg : 10);
+                contention(arg > 0 ? (int) arg : 10, QOS_CLASS_BACKGROUND, false, "priority inversion");
+        else if (strcmp(mode, "starvation") == 0)
+                contention(arg > 0 ? (int) arg : 10, QOS_CLASS_UTILITY, true, "starved holder");
         else if (strcmp(mode, "uncontended") == 0)
                 uncontended(arg > 0 ? arg : 10);
         else if (strcmp(mode, "override") == 0)
                 override_cost(arg > 0 ? (int) arg : 2000);
         else {
-                fprintf(stderr, "usage: %s inversion [SECONDS] | uncontended [MILLIONS] | override [COUNT]\n",
+                fprintf(stderr, "usage: %s inversion|starvation [SECONDS] | uncontended [MILLIONS] | override [COUNT]\n",
                         argv[0]);
                 return 2;
         }

@@ -1,27 +1,61 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The performance-inheritance figures: the priority-inversion scenario
-# (REPS runs, pthread_mutex_t vs qos_mutex_t), the uncontended lock+unlock
-# cost, and the cost of an override applied directly (root) and lent
-# through qosd (a test user, with the real qosd on a private bus). Root;
-# cleans up after itself.
+# The performance-inheritance figures: the priority-inversion scenario and
+# the starved holder (REPS runs each, taking turns, pthread_mutex_t vs
+# qos_mutex_t within each run), the uncontended lock+unlock cost, and the
+# cost of an override applied directly (root) and lent through qosd (a
+# test user, with the real qosd on a private bus). Root; cleans up after
+# itself.
 #
-#   bench/inherit/run-inherit-bench.sh [BUILD] [REPS] [SECONDS]
+#   bench/inherit/run-inherit-bench.sh [BUILD] [REPS] [SECONDS] [LOAD]
+#
+# LOAD: "quiet" (default: whatever else runs on the machine), or
+# "sessions": 2 x nproc CPU hogs, each in a session of its own, for the
+# two contention scenarios (the scenario's own session is at autogroup
+# nice -20, so these hogs take the CPU only as far as that lets them).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 B=${1:-build}
 REPS=${2:-3}
 SECONDS_PER_LOCK=${3:-10}
+LOAD=${4:-quiet}
 export QOSD=$PWD/$B/src/daemon/qosd QOSCTL=$PWD/$B/src/cli/qosctl QOS_SOURCE_ROOT=$PWD
 export QOS_TEST_THREADS=$PWD/$B/tests/helpers/qos-test-threads
 bench=$PWD/$B/bench/inherit/qos-bench-inherit
 source tests/integration/lib.sh
 require_root
 
+hogs=()
+stop_hogs() {
+        ((${#hogs[@]})) || return 0
+        kill "${hogs[@]}" 2>/dev/null || true
+        wait "${hogs[@]}" 2>/dev/null || true
+        hogs=()
+}
+case $LOAD in
+quiet) ;;
+sessions)
+        on_exit stop_hogs
+        # A background job of this script is no process group leader, so
+        # setsid(1) makes the new session without forking: $! is the hog.
+        for ((i = 0; i < 2 * $(nproc); i++)); do
+                setsid bash -c 'while :; do :; done' &
+                hogs+=($!)
+        done
+        ;;
+*)
+        echo "LOAD must be quiet or sessions" >&2
+        exit 2
+        ;;
+esac
+echo "== load: $LOAD ($(cut -d' ' -f1-3 /proc/loadavg) before the runs)"
+
 for ((r = 1; r <= REPS; r++)); do
         echo "== run $r of $REPS"
         setsid -w "$bench" inversion "$SECONDS_PER_LOCK"
+        setsid -w "$bench" starvation "$SECONDS_PER_LOCK"
 done
+stop_hogs
 echo
 "$bench" uncontended 10
 echo
