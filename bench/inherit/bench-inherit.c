@@ -156,10 +156,11 @@ static void contention(int seconds, qos_class_t hogs_at, bool busy, const char *
         holder_busy = busy;
         const char *group = isolate_session();
         printf("%s: user-interactive thread, background holder (1 ms of CPU per hold, then %s),\n"
-               "%d %s hogs on %ld CPUs, %d s per lock, %s;\nlock wait in ms (waited: > 10 us)\n",
+               "%d %s hogs on %ld CPUs, %d s per lock, %s;\nlock wait in ms (waited: > 10 us; w-: among those)\n",
                title, busy ? "1 ms of CPU outside" : "1 ms asleep", nhogs, qos_class_to_string(hogs_at), ncpu,
                seconds, group);
-        printf("%-16s %8s %8s %8s %8s %8s %8s\n", "lock", "samples", "waited", "p50", "p90", "p99", "max");
+        printf("%-16s %8s %8s %8s %8s %8s %8s %8s %8s\n", "lock", "samples", "waited", "p50", "p90", "p99", "max",
+               "w-p50", "w-p99");
         for (size_t k = 0; k < sizeof(locks) / sizeof(locks[0]); k++) {
                 pthread_t hogs[64], h;
                 cur = &locks[k];
@@ -194,9 +195,12 @@ static void contention(int seconds, qos_class_t hogs_at, bool busy, const char *
                 if (n == 0)
                         printf("%-16s %8d (no sample)\n", cur->name, 0);
                 else
-                        printf("%-16s %8zu %8zu %8.3f %8.3f %8.3f %8.3f\n", cur->name, n, waited,
+                        printf("%-16s %8zu %8zu %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f\n", cur->name, n, waited,
                                pct(waits, n, 0.5), pct(waits, n, 0.9), pct(waits, n, 0.99),
-                               (double) waits[n - 1] / 1e6);
+                               (double) waits[n - 1] / 1e6,
+                               /* the waited samples are the sorted tail */
+                               waited ? pct(waits + n - waited, waited, 0.5) : 0.0,
+                               waited ? pct(waits + n - waited, waited, 0.99) : 0.0);
                 fflush(stdout);
         }
         free(waits);
