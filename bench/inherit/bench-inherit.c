@@ -254,8 +254,10 @@ static void uncontended(long millions) {
 
 static pid_t parked_tid;
 static void *parked(void *arg) {
-        parked_tid = gettid();
+        /* Its own change first: overrides applied while it is still
+         * setting itself make its read-back fail. */
         set_self(QOS_CLASS_BACKGROUND);
+        __atomic_store_n(&parked_tid, gettid(), __ATOMIC_RELEASE);
         while (!stop)
                 usleep(1000);
         return NULL;
