@@ -68,11 +68,41 @@ TEST_TMP=$(mktemp -d "/tmp/qos-$TEST_NAME.XXXXXX")
 chmod 755 "$TEST_TMP"
 on_exit "rm -rf '$TEST_TMP'"
 
-# A user that exists only for this test, removed afterwards.
-make_user() { # name
+# A user that exists only for this test, removed afterwards; with a home
+# directory under DIR (created, mode 755) if DIR is given.
+make_user() { # name [dir]
+        local home=(--no-create-home)
+        if [ -n "${2:-}" ]; then
+                mkdir -p "$2"
+                chmod 755 "$2"
+                home=(--create-home --home-dir "$2/$1")
+        fi
         userdel "$1" >/dev/null 2>&1 || true
-        useradd --no-create-home --shell /bin/sh "$1"
+        useradd "${home[@]}" --shell /bin/sh "$1"
         on_exit "userdel '$1'"
+}
+
+# qos-bus-flood (QOS_BUS_FLOOD) as USER in the background, its output in
+# $TEST_TMP/flood.LABEL, its PID added to FLOODS. setpriv, not runuser:
+# the flooder itself gets the SIGTERM of stop_floods, which ends it.
+FLOODS=()
+flood_as() { # user label args...
+        local user=$1 label=$2 bin
+        shift 2
+        bin=$(user_runnable "${QOS_BUS_FLOOD:?QOS_BUS_FLOOD must point at qos-bus-flood}")
+        setpriv --reuid="$user" --regid="$user" --init-groups "$bin" "$@" >"$TEST_TMP/flood.$label" 2>&1 &
+        FLOODS+=($!)
+}
+# Stop the floods and wait until each has printed its counts.
+stop_floods() {
+        local p
+        for p in "${FLOODS[@]}"; do
+                kill "$p" 2>/dev/null || true
+        done
+        for p in "${FLOODS[@]}"; do
+                wait "$p" 2>/dev/null || true
+        done
+        FLOODS=()
 }
 
 # A path to FILE that any user can run: FILE itself where it is, else a copy

@@ -20,10 +20,8 @@ knob=/proc/sys/fs/inotify/max_queued_events
 
 user=qos-t-inoflow
 home=$TEST_TMP/home
-mkdir -p "$home"
-chmod 755 "$home"
-userdel "$user" >/dev/null 2>&1 || true
-useradd --create-home --home-dir "$home/$user" --shell /bin/sh "$user"
+make_user "$user" "$home"
+# The user's processes end before the user.
 on_exit "pkill -KILL -u '$user'; WAIT_TIMEOUT=2 wait_for userdel '$user'"
 uid=$(id -u "$user")
 printf '[Daemon]\nUserRules=yes\nUserRulesMinUid=%s\nUserRulesReloadIntervalSec=1\n' "$uid" \
