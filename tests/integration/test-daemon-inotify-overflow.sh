@@ -38,6 +38,11 @@ NEW=$(test_program qos-ino-new)
 SYS=$(test_program qos-ino-sys)
 write_rule ino-sys "$SYS" user-initiated
 user_rule old.conf "$OLD" background
+# Drop-in directories: each is a watch of its own, and an overflow reaches
+# every watch of the queue.
+for d in old.conf.d a.conf.d b.conf.d; do
+        as_user mkdir "$udir/$d"
+done
 
 bg=$(class_view background)
 ini=$(class_view user-initiated)
@@ -74,6 +79,7 @@ kill -CONT "$QOSD_PID"
 WAIT_TIMEOUT=10 wait_for grep -q "the users' rule directories' inotify queue overflowed" "$QOSD_LOG" ||
         fail "qosd did not notice the overflow"
 WAIT_TIMEOUT=10 wait_for status_above UserReloads "$user0" || fail "no reload of the user's rules after the overflow"
+assert_eq "$(grep -c "inotify queue overflowed" "$QOSD_LOG")" 1 "journal lines for one overflow seen by 4 watches"
 user_gets "$NEW" "$bg" "the user's new rule, lost in the overflow"
 user_gets "$OLD" "$def" "the user's removed rule, lost in the overflow"
 user_gets "$SYS" "$ini" "the system rule for the user, after"
