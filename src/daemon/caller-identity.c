@@ -10,8 +10,11 @@
 #include <unistd.h>
 
 #include "caller-identity.h"
+#include "clock.h"
 #include "log.h"
 #include "proc.h"
+
+#define CREDS_TIMEOUT_USEC (1000 * 1000)
 
 typedef struct Peer {
         uint64_t birth;         /* ticks when its name appeared */
@@ -84,9 +87,34 @@ void caller_book_free(CallerBook *b) {
         b->slot = sd_bus_slot_unref(b->slot);
 }
 
-static int fetch_creds(sd_bus_message *msg, pid_t *ret_pid, uid_t *ret_uid) {
+/* The sender's credentials, asked of the bus (dbus-daemon and dbus-broker
+ * attach none to messages): one round trip that qosd waits for, serving
+ * nothing else meanwhile. A bus answers it at once unless it is stuck, so
+ * qosd waits CREDS_TIMEOUT_USEC at most (not the bus's 5 s for the other
+ * calls), and after a timeout refuses new senders at once for as long
+ * again (b: the book that remembers it, or NULL), rather than waiting once
+ * for each call that queued up meanwhile. */
+static int query_creds(CallerBook *b, sd_bus_message *msg, uint64_t mask, sd_bus_creds **ret) {
+        sd_bus *bus = sd_bus_message_get_bus(msg);
+        uint64_t saved = 0, now = clock_usec(CLOCK_MONOTONIC);
+        if (b && now < b->stalled_until)
+                return -ETIMEDOUT;
+        if (sd_bus_get_method_call_timeout(bus, &saved) < 0)
+                saved = 0;
+        (void) sd_bus_set_method_call_timeout(bus, CREDS_TIMEOUT_USEC);
+        int r = sd_bus_query_sender_creds(msg, mask, ret);
+        (void) sd_bus_set_method_call_timeout(bus, saved); /* 0: sd-bus's default again */
+        if (r == -ETIMEDOUT && b) {
+                b->stalled_until = clock_usec(CLOCK_MONOTONIC) + CREDS_TIMEOUT_USEC;
+                log_warning("the bus did not say within %d ms who sent a call; callers it has not identified "
+                            "yet are refused for as long", (int) (CREDS_TIMEOUT_USEC / 1000));
+        }
+        return r;
+}
+
+static int fetch_creds(CallerBook *b, sd_bus_message *msg, pid_t *ret_pid, uid_t *ret_uid) {
         sd_bus_creds *creds = NULL;
-        int r = sd_bus_query_sender_creds(msg, SD_BUS_CREDS_PID | SD_BUS_CREDS_EUID, &creds);
+        int r = query_creds(b, msg, SD_BUS_CREDS_PID | SD_BUS_CREDS_EUID, &creds);
         if (r >= 0)
                 r = sd_bus_creds_get_pid(creds, ret_pid);
         if (r >= 0)
@@ -128,7 +156,7 @@ int caller_identify(CallerBook *b, sd_bus_message *msg, Caller *ret) {
                 c.pid = p->pid;
                 c.uid = p->uid;
         } else {
-                r = fetch_creds(msg, &c.pid, &c.uid);
+                r = fetch_creds(b, msg, &c.pid, &c.uid);
                 if (r < 0)
                         return r;
                 if (p) {
@@ -164,7 +192,7 @@ int caller_in_group(sd_bus_message *msg, gid_t gid) {
         sd_bus_creds *creds = NULL;
         const gid_t *gids;
         gid_t egid;
-        int r = sd_bus_query_sender_creds(msg, SD_BUS_CREDS_EGID | SD_BUS_CREDS_SUPPLEMENTARY_GIDS, &creds);
+        int r = query_creds(NULL, msg, SD_BUS_CREDS_EGID | SD_BUS_CREDS_SUPPLEMENTARY_GIDS, &creds);
         bool in = false;
         if (r >= 0 && sd_bus_creds_get_egid(creds, &egid) >= 0 && egid == gid)
                 in = true;

@@ -27,6 +27,7 @@ typedef struct Caller {
 typedef struct CallerBook {
         PidMap peers;           /* serial of the unique name ":1.N" -> Peer* */
         uint64_t since;         /* ticks when qosd started watching */
+        uint64_t stalled_until; /* CLOCK_MONOTONIC: the bus did not answer, new senders are refused */
         sd_bus_slot *slot;
 } CallerBook;
 

@@ -213,8 +213,12 @@ static int method_get_profile(sd_bus_message *msg, void *userdata, sd_bus_error 
         Manager *m = userdata;
         sd_bus_message *reply = NULL;
         ProfileKnobState *st = NULL;
+        Caller caller;
         size_t n = 0;
-        int r = sched_profile_describe(m->profile, m->sys_root, &st, &n);
+        int r = admit(m, msg, QUERY_GET_PROFILE, &caller, error);
+        if (r < 0)
+                return r;
+        r = sched_profile_describe(m->profile, m->sys_root, &st, &n);
         if (r < 0)
                 return r;
         r = sd_bus_message_new_method_return(msg, &reply);

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "query-limits.h"
 
-/* `watch -n 1 qosctl ps -a` and a script that explains every thread of a
- * large program stay within these; a loop does not. */
+/* `watch -n 1 qosctl ps -a`, a script that explains every thread of a
+ * large program and a status bar that shows the profile stay within these;
+ * a loop does not. */
 static const struct {
         const char *name;
         double rate, burst;
 } limits[_QUERY_KIND_MAX] = {
         [QUERY_LIST_TASKS] = { "ListTasks", 2, 10 },
         [QUERY_EXPLAIN] = { "Explain", 20, 100 },
+        [QUERY_GET_PROFILE] = { "GetProfile", 5, 20 },
 };
 
 double query_rate(QueryKind kind) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Rate limits for the read-only methods anyone may call (ListTasks,
- * Explain). Each costs qosd reads of /proc, so a loop of them from one
+/* Rate limits for the read-only methods anyone may call that read files
+ * (ListTasks, Explain: /proc; GetProfile: sysfs and debugfs, one file per
+ * cpufreq policy). Each costs qosd those reads, so a loop of them from one
  * user would take the event loop from the kernel's events and from other
  * users' calls. A bucket per user and per method: beyond it the call is
  * answered with RateLimited before any /proc read. Root is not limited
@@ -16,6 +17,7 @@
 typedef enum QueryKind {
         QUERY_LIST_TASKS,       /* a walk over every thread (all) or every managed one */
         QUERY_EXPLAIN,          /* one thread */
+        QUERY_GET_PROFILE,      /* the profile's knobs as the kernel has them now */
         _QUERY_KIND_MAX,
 } QueryKind;
 

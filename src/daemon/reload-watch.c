@@ -18,6 +18,7 @@
 
 /* Editors write a file in several steps; wait until they are done. */
 #define SETTLE_USEC (200 * 1000)
+#define OVERFLOW_NOTE_USEC (1000 * 1000)
 #define MAX_SYSTEM_WATCHES 64
 /* A user's apps.d and this many of its drop-in directories. */
 #define MAX_USER_DROPIN_WATCHES 16
@@ -56,6 +57,7 @@ struct Reloader {
         sd_event_source *settle; /* the system directories' */
         UserReload **users;     /* one for each user that changed something */
         size_t n_users;
+        uint64_t overflow_noted[2]; /* CLOCK_MONOTONIC; [user]: the last overflow said */
 };
 
 static Reloader *reloader(Manager *m) {
@@ -160,6 +162,18 @@ static void user_changed(Manager *m, Reloader *rl, uid_t uid) {
                 log_warning_errno(r, "cannot schedule the reload of uid %u's rules: %m", (unsigned) uid);
 }
 
+/* An overflow reaches every watch of its queue, one dispatch each (a user
+ * may have 17, and all users share a queue): say it once. */
+static void note_overflow(Manager *m, Reloader *rl, bool user) {
+        uint64_t now = 0;
+        (void) sd_event_now(m->event, CLOCK_MONOTONIC, &now);
+        if (rl->overflow_noted[user] && now < rl->overflow_noted[user] + OVERFLOW_NOTE_USEC)
+                return;
+        rl->overflow_noted[user] = now;
+        log_notice("the %s rule directories' inotify queue overflowed: reloading %s", user ? "users'" : "system",
+                   user ? "the rules of each user watched" : "everything");
+}
+
 static int on_inotify(sd_event_source *s, const struct inotify_event *ev, void *userdata) {
         Watch *w = userdata;
         Reloader *rl = w->m->reloader;
@@ -167,7 +181,7 @@ static int on_inotify(sd_event_source *s, const struct inotify_event *ev, void *
         if (!rl || !relevant(ev))
                 return 0;
         if (ev->mask & IN_Q_OVERFLOW)
-                log_notice("the %s rule directories' inotify queue overflowed", w->user ? "users'" : "system");
+                note_overflow(w->m, rl, w->user);
         if (w->user)
                 user_changed(w->m, rl, w->uid);
         else

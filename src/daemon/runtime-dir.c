@@ -63,6 +63,30 @@ int runtime_dir_open(const char *dir, bool create, char *why, size_t size) {
         return TAKE_FD(fd);
 }
 
+int runtime_path_split(const char *path, char **ret_dir, char **ret_name) {
+        const char *slash = strrchr(path, '/');
+        if (!slash || !slash[1])
+                return -EINVAL;
+        _cleanup_free_ char *dir = slash == path ? strdup("/") : strndup(path, (size_t) (slash - path));
+        _cleanup_free_ char *name = strdup(slash + 1);
+        if (!dir || !name)
+                return -ENOMEM;
+        *ret_dir = TAKE_PTR(dir);
+        *ret_name = TAKE_PTR(name);
+        return 0;
+}
+
+int runtime_path_open(const char *path, bool create, char **ret_name, char *why, size_t size) {
+        _cleanup_free_ char *dir = NULL, *name = NULL;
+        int r = runtime_path_split(path, &dir, &name);
+        if (r < 0)
+                return say(r, why, size, "%s is not a file's path", path);
+        int fd = runtime_dir_open(dir, create, why, size);
+        if (fd >= 0)
+                *ret_name = TAKE_PTR(name);
+        return fd;
+}
+
 static int check_stat(const struct stat *st, const char *name, char *why, size_t size) {
         if (S_ISLNK(st->st_mode))
                 return say(-ELOOP, why, size, "%s is a symbolic link", name);
@@ -97,11 +121,34 @@ static int open_checked(int dirfd, const char *name, int flags, char *why, size_
 }
 
 int runtime_file_open_read(int dirfd, const char *name, char *why, size_t size) {
-        return open_checked(dirfd, name, O_RDONLY, why, size);
+        /* O_NONBLOCK: a FIFO put there must not stop qosd in open(). */
+        return open_checked(dirfd, name, O_RDONLY | O_NONBLOCK, why, size);
 }
 
 int runtime_file_open_append(int dirfd, const char *name, char *why, size_t size) {
         return open_checked(dirfd, name, O_WRONLY | O_CREAT | O_APPEND, why, size);
+}
+
+FILE *runtime_path_fopen_read(const char *path, char *why, size_t size, int *ret) {
+        _cleanup_free_ char *name = NULL;
+        _cleanup_close_ int dirfd = runtime_path_open(path, false, &name, why, size);
+        if (dirfd < 0) {
+                *ret = dirfd;
+                return NULL;
+        }
+        int fd = runtime_file_open_read(dirfd, name, why, size);
+        if (fd < 0) {
+                *ret = fd;
+                return NULL;
+        }
+        FILE *f = fdopen(fd, "re");
+        if (!f) {
+                *ret = negative_errno();
+                close(fd);
+                return NULL;
+        }
+        *ret = 0;
+        return f;
 }
 
 static char *tmp_name(const char *name) {

@@ -10,11 +10,19 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Open the directory (creating it and its parents, mode 0755, if create)
  * and check its owner and mode. Returns the descriptor, or a negative
  * errno with why filled: -EPERM for a directory someone else could write. */
 int runtime_dir_open(const char *dir, bool create, char *why, size_t size);
+
+/* "/run/qos/units" -> "/run/qos", "units" (both to free); -EINVAL for a
+ * path without a file name. */
+int runtime_path_split(const char *path, char **ret_dir, char **ret_name);
+/* runtime_dir_open() for the directory of a file's path (created if create); the
+ * file's name in *ret_name (to free). */
+int runtime_path_open(const char *path, bool create, char **ret_name, char *why, size_t size);
 
 /* Check what stands at name in the directory: 0 if nothing or a regular
  * file of qosd's user; -ELOOP for a symbolic link, -EPERM for another
@@ -23,6 +31,10 @@ int runtime_file_check(int dirfd, const char *name, char *why, size_t size);
 
 /* Open name for reading (O_NOFOLLOW), checked as above; -ENOENT if absent. */
 int runtime_file_open_read(int dirfd, const char *name, char *why, size_t size);
+
+/* The file at path for reading as a stream, its directory and itself
+ * checked as above; NULL with *ret (and why) set if not: -ENOENT if absent. */
+FILE *runtime_path_fopen_read(const char *path, char *why, size_t size, int *ret);
 
 /* Open name for appending, creating it (mode 0600), checked as above. */
 int runtime_file_open_append(int dirfd, const char *name, char *why, size_t size);

@@ -54,15 +54,6 @@ static void set_off(StateFile *sf, int error, const char *why) {
                 (void) sd_event_source_set_enabled(sf->retry, SD_EVENT_ONESHOT);
 }
 
-static int split_path(const char *path, char **ret_dir, char **ret_name) {
-        const char *slash = strrchr(path, '/');
-        if (!slash || !slash[1])
-                return -EINVAL;
-        *ret_dir = slash == path ? strdup("/") : strndup(path, (size_t) (slash - path));
-        *ret_name = strdup(slash + 1);
-        return *ret_dir && *ret_name ? 0 : -ENOMEM;
-}
-
 int state_file_open(StateFile *sf, const char *path, const TaskRegistry *reg, sd_event *event) {
         char why[sizeof sf->reason];
         int r;
@@ -71,7 +62,7 @@ int state_file_open(StateFile *sf, const char *path, const TaskRegistry *reg, sd
         sf->path = strdup(path);
         if (!sf->path)
                 return -ENOMEM;
-        r = split_path(path, &sf->dir, &sf->name);
+        r = runtime_path_split(path, &sf->dir, &sf->name);
         if (r < 0)
                 return r;
         _cleanup_close_ int dirfd = runtime_dir_open(sf->dir, true, why, sizeof why);
@@ -321,33 +312,6 @@ void state_records_free(PidMap *m) {
         pid_map_clear(m);
 }
 
-static FILE *open_for_load(const char *path, char *why, size_t size, int *ret) {
-        _cleanup_free_ char *dir = NULL, *name = NULL;
-        int r = split_path(path, &dir, &name);
-        if (r < 0) {
-                *ret = r;
-                return NULL;
-        }
-        _cleanup_close_ int dirfd = runtime_dir_open(dir, false, why, size);
-        if (dirfd < 0) {
-                *ret = dirfd;
-                return NULL;
-        }
-        int fd = runtime_file_open_read(dirfd, name, why, size);
-        if (fd < 0) {
-                *ret = fd;
-                return NULL;
-        }
-        FILE *f = fdopen(fd, "re");
-        if (!f) {
-                *ret = negative_errno();
-                close(fd);
-                return NULL;
-        }
-        *ret = 0;
-        return f;
-}
-
 int state_file_read(FILE *f, const char *path, PidMap *ret) {
         PidMap m = PID_MAP_INIT;
         char line[512];
@@ -399,7 +363,7 @@ int state_file_load(const char *path, PidMap *ret) {
         int r;
 
         *ret = PID_MAP_INIT;
-        _cleanup_fclose_ FILE *f = open_for_load(path, why, sizeof why, &r);
+        _cleanup_fclose_ FILE *f = runtime_path_fopen_read(path, why, sizeof why, &r);
         if (!f) {
                 if (r == -ENOENT)
                         return 0;

@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "log.h"
 #include "macro.h"
+#include "runtime-dir.h"
 #include "unit-state.h"
 
 #define LINE_MAX_LEN (UNIT_NAME_MAX + 96)
@@ -50,31 +49,67 @@ int unit_claim_parse(const char *line, UnitClaim *ret) {
         return 0;
 }
 
-int unit_state_save(const char *path, UnitClaim *const *claims, size_t n) {
-        char tmp[PATH_MAX], line[LINE_MAX_LEN];
+int unit_state_save(const char *path, UnitClaim *const *claims, size_t n, char *why, size_t size) {
+        _cleanup_free_ char *name = NULL;
+        char line[LINE_MAX_LEN];
         int r = 0;
 
-        if (snprintf(tmp, sizeof tmp, "%s.new", path) >= (int) sizeof tmp)
-                return -ENAMETOOLONG;
-        (void) unlink(tmp);
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        _cleanup_close_ int dirfd = runtime_path_open(path, true, &name, why, size);
+        if (dirfd < 0)
+                return dirfd;
+        /* As for the state file: something that is not qosd's own file in
+         * its place means someone meddles; leave it for the admin to see. */
+        r = runtime_file_check(dirfd, name, why, size);
+        if (r < 0)
+                return r;
+        int fd = runtime_file_new(dirfd, name, why, size);
         if (fd < 0)
-                return negative_errno();
+                return fd;
         _cleanup_fclose_ FILE *f = fdopen(fd, "w");
         if (!f) {
                 close(fd);
+                runtime_file_discard(dirfd, name);
                 return -ENOMEM;
         }
         for (size_t i = 0; i < n && r >= 0; i++)
                 if ((r = unit_claim_format(claims[i], line, sizeof line)) >= 0 && fputs(line, f) < 0)
-                        r = -EIO;
-        if (r >= 0 && (fflush(f) != 0 || ferror(f)))
+                        r = negative_errno();
+        if (r >= 0 && fflush(f) != 0)
+                r = negative_errno(); /* ENOSPC in a full /run */
+        else if (r >= 0 && ferror(f))
                 r = -EIO;
-        if (r >= 0 && rename(tmp, path) < 0)
-                r = negative_errno();
-        if (r < 0)
-                (void) unlink(tmp);
+        if (r < 0) {
+                runtime_file_discard(dirfd, name);
+                snprintf(why, size, "cannot write %s: %s", name, strerror(-r));
+                return r;
+        }
+        return runtime_file_commit(dirfd, name, why, size);
+}
+
+int unit_records_save(UnitRecords *rec, UnitClaim *const *claims, size_t n) {
+        char why[sizeof rec->reason] = "";
+        int r = unit_state_save(rec->path, claims, n, why, sizeof why);
+        if (r >= 0) {
+                if (rec->error < 0)
+                        log_notice("%s: the units qosd weighs are recorded again", rec->path);
+                rec->error = 0;
+                rec->reason[0] = '\0';
+                return 0;
+        }
+        if (!*why)
+                snprintf(why, sizeof why, "%s", strerror(-r));
+        if (rec->error >= 0 || strcmp(rec->reason, why) != 0)
+                log_warning("%s: the units qosd weighs are not recorded: %s. Their weights still apply; a qosd "
+                            "killed now cannot put them back. Trying again every %llu s.", rec->path, why,
+                            (unsigned long long) (UNIT_RECORDS_RETRY_USEC / 1000000));
+        rec->error = r;
+        snprintf(rec->reason, sizeof rec->reason, "%s", why);
         return r;
+}
+
+void unit_records_status(const UnitRecords *rec, char *buf, size_t size) {
+        snprintf(buf, size, "; records off: %s (%s); tried again every %llu s", rec->reason, rec->path,
+                 (unsigned long long) (UNIT_RECORDS_RETRY_USEC / 1000000));
 }
 
 int unit_state_read(FILE *f, const char *path, UnitClaim ***ret, size_t *ret_n) {
@@ -103,23 +138,19 @@ int unit_state_read(FILE *f, const char *path, UnitClaim ***ret, size_t *ret_n) 
         return 0;
 }
 
-int unit_state_load(const char *path, UnitClaim ***ret, size_t *ret_n) {
-        struct stat st;
-        int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-        if (fd < 0)
-                return negative_errno();
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-                close(fd);
-                return -EINVAL; /* only qosd writes here: anything else is not its file */
-        }
-        _cleanup_fclose_ FILE *f = fdopen(fd, "r");
-        if (!f) {
-                close(fd);
-                return -ENOMEM;
-        }
+int unit_state_load(const char *path, UnitClaim ***ret, size_t *ret_n, char *why, size_t size) {
+        int r;
+        _cleanup_fclose_ FILE *f = runtime_path_fopen_read(path, why, size, &r);
+        if (!f)
+                return r;
         return unit_state_read(f, path, ret, ret_n);
 }
 
 void unit_state_remove(const char *path) {
-        (void) unlink(path);
+        _cleanup_free_ char *name = NULL;
+        char why[256];
+        _cleanup_close_ int dirfd = runtime_path_open(path, false, &name, why, sizeof why);
+        /* A file refused as not qosd's is left alone, as when it was refused. */
+        if (dirfd >= 0 && runtime_file_check(dirfd, name, why, sizeof why) >= 0)
+                (void) unlinkat(dirfd, name, 0);
 }

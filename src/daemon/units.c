@@ -44,8 +44,10 @@ struct Units {
         PidMap by_pid;          /* process -> the claim it holds (not owned) */
         Conn conns[CONNS_MAX];
         size_t n_conns;
-        char *path;             /* the records for the next run */
+        UnitRecords records;    /* for the next run */
         bool full_reported;
+        sd_event *event;
+        sd_event_source *retry; /* while records cannot be written: the next attempt */
 };
 
 static uint64_t class_weight(QClass c) {
@@ -157,10 +159,25 @@ static void claim_drop(Units *u, UnitClaim *c) {
         free(c);
 }
 
+static int on_retry(sd_event_source *s, uint64_t usec, void *userdata);
+
+/* Records that cannot be written are tried again every UNIT_RECORDS_RETRY_USEC
+ * and at every change (unit-state.h). */
 static void save(Units *u) {
-        int r = unit_state_save(u->path, u->claims, u->n);
-        if (r < 0)
-                log_warning_errno(r, "%s: cannot record the units qosd weighed: %m", u->path);
+        if (unit_records_save(&u->records, u->claims, u->n) >= 0 || !u->event)
+                return;
+        if (!u->retry)
+                (void) sd_event_add_time_relative(u->event, &u->retry, CLOCK_MONOTONIC, UNIT_RECORDS_RETRY_USEC, 0,
+                                                  on_retry, u);
+        else if (sd_event_source_set_time_relative(u->retry, UNIT_RECORDS_RETRY_USEC) >= 0)
+                (void) sd_event_source_set_enabled(u->retry, SD_EVENT_ONESHOT);
+}
+
+static int on_retry(sd_event_source *s, uint64_t usec, void *userdata) {
+        Units *u = userdata;
+        if (u->records.error < 0)
+                save(u);
+        return 0;
 }
 
 /* Put back the weight qosd set, unless someone changed it since. */
@@ -417,19 +434,22 @@ int units_start(Manager *m) {
         if (!cg->systemd_units || !m->settings.systemd_units)
                 return 0;
         Units *u = calloc(1, sizeof *u);
-        if (!u || !(u->path = manager_path(m, UNITS_FILE))) {
+        if (!u || !(u->records.path = manager_path(m, UNITS_FILE))) {
                 free(u);
                 return -ENOMEM;
         }
-        int r = unit_state_load(u->path, &recs, &n);
+        u->event = m->event;
+        char why[256] = "";
+        int r = unit_state_load(u->records.path, &recs, &n, why, sizeof why);
         if (r < 0 && r != -ENOENT)
-                log_warning_errno(r, "%s: cannot read the previous run's units: %m", u->path);
+                log_warning_errno(r, "%s: the previous run's units are not read: %s", u->records.path,
+                                  *why ? why : strerror(-r));
         u->claims = recs;
         u->n = n;
         for (size_t i = 0; i < n; i++)
                 recs[i]->recovered = true;
         if (n)
-                log_info("%s: %zu unit(s) weighed by a previous run", u->path, n);
+                log_info("%s: %zu unit(s) weighed by a previous run", u->records.path, n);
         m->units = u;
         return 0;
 }
@@ -441,7 +461,7 @@ void units_stop(Manager *m, bool restore) {
         if (restore) {
                 for (size_t i = 0; i < u->n; i++)
                         claim_restore(u, u->claims[i], "qosd is exiting");
-                unit_state_remove(u->path);
+                unit_state_remove(u->records.path);
         } else
                 save(u);
         for (size_t i = 0; i < u->n; i++)
@@ -450,7 +470,8 @@ void units_stop(Manager *m, bool restore) {
         pid_map_clear(&u->by_pid);
         for (size_t i = 0; i < u->n_conns; i++)
                 sd_bus_flush_close_unref(u->conns[i].bus);
-        free(u->path);
+        sd_event_source_disable_unref(u->retry);
+        free(u->records.path);
         free(u);
         m->units = NULL;
 }
@@ -511,7 +532,9 @@ const char *units_status(Manager *m, char *buf, size_t size) {
                 else
                         weighed++;
         }
-        snprintf(buf, size, "on: %zu unit(s) weighed, %zu scope(s) of moved work, %zu left alone (foreign)",
-                 weighed, moved, foreign);
+        int n = snprintf(buf, size, "on: %zu unit(s) weighed, %zu scope(s) of moved work, %zu left alone (foreign)",
+                         weighed, moved, foreign);
+        if (u->records.error < 0 && n >= 0 && (size_t) n < size)
+                unit_records_status(&u->records, buf + n, size - (size_t) n);
         return buf;
 }

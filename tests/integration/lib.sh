@@ -68,11 +68,41 @@ TEST_TMP=$(mktemp -d "/tmp/qos-$TEST_NAME.XXXXXX")
 chmod 755 "$TEST_TMP"
 on_exit "rm -rf '$TEST_TMP'"
 
-# A user that exists only for this test, removed afterwards.
-make_user() { # name
+# A user that exists only for this test, removed afterwards; with a home
+# directory under DIR (created, mode 755) if DIR is given.
+make_user() { # name [dir]
+        local home=(--no-create-home)
+        if [ -n "${2:-}" ]; then
+                mkdir -p "$2"
+                chmod 755 "$2"
+                home=(--create-home --home-dir "$2/$1")
+        fi
         userdel "$1" >/dev/null 2>&1 || true
-        useradd --no-create-home --shell /bin/sh "$1"
+        useradd "${home[@]}" --shell /bin/sh "$1"
         on_exit "userdel '$1'"
+}
+
+# qos-bus-flood (QOS_BUS_FLOOD) as USER in the background, its output in
+# $TEST_TMP/flood.LABEL, its PID added to FLOODS. setpriv, not runuser:
+# the flooder itself gets the SIGTERM of stop_floods, which ends it.
+FLOODS=()
+flood_as() { # user label args...
+        local user=$1 label=$2 bin
+        shift 2
+        bin=$(user_runnable "${QOS_BUS_FLOOD:?QOS_BUS_FLOOD must point at qos-bus-flood}")
+        setpriv --reuid="$user" --regid="$user" --init-groups "$bin" "$@" >"$TEST_TMP/flood.$label" 2>&1 &
+        FLOODS+=($!)
+}
+# Stop the floods and wait until each has printed its counts.
+stop_floods() {
+        local p
+        for p in "${FLOODS[@]}"; do
+                kill "$p" 2>/dev/null || true
+        done
+        for p in "${FLOODS[@]}"; do
+                wait "$p" 2>/dev/null || true
+        done
+        FLOODS=()
 }
 
 # A path to FILE that any user can run: FILE itself where it is, else a copy
@@ -370,6 +400,45 @@ remove_cgroup() { # dir
 if [ -n "$CPU_CGROUP" ]; then
         on_exit 'for g in "$CPU_CGROUP/$QOS_CGROUP_PREFIX".*; do remove_cgroup "$g"; done'
 fi
+
+# Groups of an earlier run that was killed before its cleanup could run (a
+# timeout): qos-test-PID.* and qos-test-foreign-PID whose test shell PID is
+# gone. Empty as they are, they hold real-time budget that later runs need.
+# Groups of tests running now (their PID alive) are theirs.
+remove_stale_cgroups() {
+        local g pid
+        for g in "$CPU_CGROUP"/qos-test-*; do
+                [ -d "$g" ] || continue
+                pid=${g##*/qos-test-}
+                pid=${pid#foreign-}
+                pid=${pid%%.*}
+                case $pid in '' | *[!0-9]*) continue ;; esac
+                [ -d "/proc/$pid" ] && continue
+                remove_cgroup "$g" || echo "note: $TEST_NAME: cannot remove the stale cgroup $g" >&2
+        done
+}
+[ -z "$CPU_CGROUP" ] || remove_stale_cgroups
+
+# Skip unless the cpu hierarchy's root has US microseconds of real-time
+# budget per period free for qosd's groups (cgroup v1 with
+# CONFIG_RT_GROUP_SCHED: children's budgets may not exceed their parent's).
+# The reason names the groups that hold it.
+require_rt_budget() { # us
+        local f="$CPU_CGROUP/cpu.rt_runtime_us" g v total held=0 holders=
+        [ -n "$CPU_CGROUP" ] && [ -f "$f" ] || return 0
+        total=$(cat "$f")
+        [ "$total" -ge 0 ] || return 0 # -1: no limit
+        for g in "$CPU_CGROUP"/*/; do
+                v=$(cat "$g/cpu.rt_runtime_us" 2>/dev/null) || continue
+                [ "$v" -gt 0 ] || continue
+                held=$((held + v))
+                holders+=" ${g%/} ($v us)"
+        done
+        [ $((total - held)) -lt "$1" ] || return 0
+        echo "SKIP: $TEST_NAME: needs $1 us of real-time budget free under $CPU_CGROUP ($total us a period)," \
+                "but $held us are held by:$holders"
+        exit 77
+}
 
 require_groups() {
         if [ -z "$CPU_CGROUP" ]; then

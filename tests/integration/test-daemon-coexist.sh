@@ -6,6 +6,8 @@
 # real-time threads are never touched, not even when a rule matches them.
 source "$(dirname "$0")/lib.sh"
 require_root
+# The background group's budget (10 %): a thread qosd moved there is made real-time.
+require_rt_budget 100000
 start_dbus
 qosd_root_init
 

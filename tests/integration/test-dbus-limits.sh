@@ -18,11 +18,7 @@ owner=qos-t-lmowner
 make_user "$mallory"
 # The owner has a home: its own rule file is one of the things hidden.
 home=$TEST_TMP/home
-mkdir -p "$home"
-chmod 755 "$home"
-userdel "$owner" >/dev/null 2>&1 || true
-useradd --create-home --home-dir "$home/$owner" --shell /bin/sh "$owner"
-on_exit "userdel '$owner'"
+make_user "$owner" "$home"
 [ "$(id -u "$owner")" -ge 1000 ] || fail "test user got a system uid"
 
 start_dbus
@@ -35,7 +31,6 @@ write_rule lim-admin "$SECRET" background
 udir=$home/$owner/.config/qos/apps.d
 runuser -u "$owner" -- mkdir -p "$udir"
 runuser -u "$owner" -- sh -c "printf '[Match]\nExecutable=%s\n\n[Process]\nClass=background\n' '$OWNRULE' >'$udir/private.conf'"
-FLOOD=$(user_runnable "$QOS_BUS_FLOOD")
 CTL=$(user_runnable "$QOSCTL")
 BG=$(class_view background)
 start_qosd
@@ -145,27 +140,10 @@ limited_before=$(limited)
 as "$owner" "$CTL" explain "$vt" >/dev/null || fail "explain as the owner before the flood"
 flood_start=$SECONDS
 # Eight connections: six explain the owner's thread, two list every thread.
-# setpriv, not runuser: the flooder itself gets the SIGTERM that ends it.
-as_flood() { # n args...
-        local n=$1
-        shift
-        setpriv --reuid="$mallory" --regid="$mallory" --init-groups "$FLOOD" "$@" >"$TEST_TMP/flood.$n" 2>&1 &
-        floods+=($!)
-}
-floods=()
 for i in 1 2 3; do
-        as_flood "$i" 2 explain "$vt"
+        flood_as "$mallory" "$i" 2 explain "$vt"
 done
-as_flood 4 2 list-all
-stop_floods() {
-        local p
-        for p in "${floods[@]}"; do
-                kill "$p" 2>/dev/null || true
-        done
-        for p in "${floods[@]}"; do
-                wait "$p" 2>/dev/null || true
-        done
-}
+flood_as "$mallory" 4 2 list-all
 on_exit stop_floods
 WAIT_TIMEOUT=60 wait_for status_above QueriesRateLimited $((limited_before + 1000)) ||
         fail "the flood was not rate limited: QueriesRateLimited $(limited)"
@@ -185,7 +163,7 @@ for i in 1 2 3 4 5; do
 done
 assert_contains "$out" "Too many ListTasks calls from uid $(id -u "$mallory")" "the flooding user's ps"
 "$QOSCTL" ps -a >/dev/null 2>&1 || fail "root's ps -a during the flood"
-for p in "${floods[@]}"; do
+for p in "${FLOODS[@]}"; do
         kill -0 "$p" 2>/dev/null || fail "a flood ended by itself: $(cat "$TEST_TMP"/flood.*)"
 done
 [ "$(limited)" -gt "$limited_during" ] || fail "the flood paused while the others were served"

@@ -26,6 +26,7 @@ static void test_per_user_and_method(void **state) {
         assert_int_equal(q->limited, 1000 - list_burst);
         /* Another method of the same user has its own bucket... */
         assert_int_equal(take_all(q, QUERY_EXPLAIN, 1000, t, 1000), explain_burst);
+        assert_int_equal(take_all(q, QUERY_GET_PROFILE, 1000, t, 1000), (int) query_burst(QUERY_GET_PROFILE));
         /* ...and so has another user: one user's flood leaves others alone. */
         assert_int_equal(take_all(q, QUERY_LIST_TASKS, 1001, t, 1), 1);
         /* Root is never limited, nor counted. */
@@ -40,6 +41,7 @@ static void test_per_user_and_method(void **state) {
 static void test_names(void **state) {
         assert_string_equal(query_name(QUERY_LIST_TASKS), "ListTasks");
         assert_string_equal(query_name(QUERY_EXPLAIN), "Explain");
+        assert_string_equal(query_name(QUERY_GET_PROFILE), "GetProfile");
 }
 
 int main(void) {

@@ -116,7 +116,7 @@ static void test_records_rejected(void **state) {
 /* The records file as a hostile local user might leave it: a FIFO (must not
  * block), a symlink (not followed), garbage and far too many lines. */
 static void test_state_file_hostile(void **state) {
-        char dir[] = "/tmp/qos-unit-state.XXXXXX", path[64], other[64];
+        char dir[] = "/tmp/qos-unit-state.XXXXXX", path[64], other[64], why[256];
         UnitClaim **list = NULL;
         size_t n = 99;
 
@@ -124,9 +124,9 @@ static void test_state_file_hostile(void **state) {
         snprintf(path, sizeof path, "%s/units", dir);
         snprintf(other, sizeof other, "%s/other", dir);
 
-        assert_int_equal(unit_state_load(path, &list, &n), -ENOENT);
+        assert_int_equal(unit_state_load(path, &list, &n, why, sizeof why), -ENOENT);
         assert_int_equal(mkfifo(path, 0600), 0);
-        assert_int_equal(unit_state_load(path, &list, &n), -EINVAL);
+        assert_int_equal(unit_state_load(path, &list, &n, why, sizeof why), -EINVAL);
         unlink(path);
 
         FILE *f = fopen(other, "w");
@@ -134,7 +134,7 @@ static void test_state_file_hostile(void **state) {
         fputs("U1 s 0 background 0 0 0 x.scope\n", f);
         fclose(f);
         assert_int_equal(symlink(other, path), 0);
-        assert_int_equal(unit_state_load(path, &list, &n), -ELOOP);
+        assert_int_equal(unit_state_load(path, &list, &n, why, sizeof why), -ELOOP);
         unlink(path);
 
         f = fopen(path, "w");
@@ -143,16 +143,16 @@ static void test_state_file_hostile(void **state) {
         for (int i = 0; i < UNIT_STATE_MAX + 100; i++)
                 fprintf(f, "U1 u 1000 background 0 0 0 app-%d.scope\n", i);
         fclose(f);
-        assert_int_equal(unit_state_load(path, &list, &n), 0);
+        assert_int_equal(unit_state_load(path, &list, &n, why, sizeof why), 0);
         assert_int_equal(n, UNIT_STATE_MAX);
         assert_string_equal(list[0]->unit.name, "app-0.scope");
 
         /* Saved and loaded back: the same records. */
-        assert_int_equal(unit_state_save(path, list, 3), 0);
+        assert_int_equal(unit_state_save(path, list, 3, why, sizeof why), 0);
         for (size_t i = 0; i < n; i++)
                 free(list[i]);
         free(list);
-        assert_int_equal(unit_state_load(path, &list, &n), 0);
+        assert_int_equal(unit_state_load(path, &list, &n, why, sizeof why), 0);
         assert_int_equal(n, 3);
         assert_string_equal(list[2]->unit.name, "app-2.scope");
         for (size_t i = 0; i < n; i++)
@@ -163,12 +163,93 @@ static void test_state_file_hostile(void **state) {
         rmdir(dir);
 }
 
+static void free_claims(UnitClaim **list, size_t n) {
+        for (size_t i = 0; i < n; i++)
+                free(list[i]);
+        free(list);
+}
+
+static void assert_file_is(const char *path, const char *content) {
+        char buf[128] = "";
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        assert_non_null(fgets(buf, sizeof buf, f));
+        fclose(f);
+        assert_string_equal(buf, content);
+}
+
+/* The directory as the state file's (runtime-dir.h): one that another user
+ * owns or others may write to is neither read nor written, nor is a
+ * symbolic link in the file's place; each refusal says why, and once the
+ * directory is sound the records are written again. */
+static void test_state_dir_refused(void **state) {
+        char dir[] = "/tmp/qos-unit-dir.XXXXXX", path[64], other[64], why[256];
+        const char *record = "U1 s 0 background 1 0 0 x.scope\n";
+        UnitClaim **list = NULL;
+        size_t n = 0;
+
+        assert_non_null(mkdtemp(dir));
+        snprintf(path, sizeof path, "%s/units", dir);
+        snprintf(other, sizeof other, "%s/other", dir);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(record, f);
+        fclose(f);
+        assert_int_equal(unit_state_load(path, &list, &n, why, sizeof why), 0);
+        assert_int_equal(n, 1);
+
+        /* Writable by its group: a member could have put the records there. */
+        assert_int_equal(chmod(dir, 0775), 0);
+        UnitClaim **none = NULL;
+        size_t n_none = 0;
+        assert_int_equal(unit_state_load(path, &none, &n_none, why, sizeof why), -EPERM);
+        assert_non_null(strstr(why, "writable by its group"));
+        assert_int_equal(unit_state_save(path, list, n, why, sizeof why), -EPERM);
+        assert_non_null(strstr(why, "writable by its group"));
+        unit_state_remove(path);
+        assert_file_is(path, record);
+        assert_int_equal(chmod(dir, 0755), 0);
+
+        /* Another user's directory (root can give it away to test this). */
+        if (geteuid() == 0) {
+                assert_int_equal(chown(dir, 65534, 65534), 0);
+                assert_int_equal(unit_state_load(path, &none, &n_none, why, sizeof why), -EPERM);
+                assert_non_null(strstr(why, "belongs to uid 65534"));
+                assert_int_equal(unit_state_save(path, list, n, why, sizeof why), -EPERM);
+                assert_int_equal(chown(dir, 0, 0), 0);
+        }
+
+        /* A symbolic link in the file's place: neither followed nor replaced. */
+        assert_int_equal(rename(path, other), 0);
+        assert_int_equal(symlink(other, path), 0);
+        assert_int_equal(unit_state_save(path, list, n, why, sizeof why), -ELOOP);
+        assert_non_null(strstr(why, "symbolic link"));
+        unit_state_remove(path);
+        struct stat st;
+        assert_int_equal(lstat(path, &st), 0);
+        assert_true(S_ISLNK(st.st_mode));
+        assert_file_is(other, record);
+        assert_int_equal(unlink(path), 0);
+
+        /* Sound again: written, read back, removed. */
+        assert_int_equal(unit_state_save(path, list, n, why, sizeof why), 0);
+        free_claims(list, n);
+        assert_int_equal(unit_state_load(path, &list, &n, why, sizeof why), 0);
+        assert_int_equal(n, 1);
+        free_claims(list, n);
+        unit_state_remove(path);
+        assert_int_equal(access(path, F_OK), -1);
+        unlink(other);
+        assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_system_units),   cmocka_unit_test(test_user_units),
                 cmocka_unit_test(test_delegated_subtree), cmocka_unit_test(test_nothing_to_weigh),
                 cmocka_unit_test(test_hostile_paths),  cmocka_unit_test(test_records_round_trip),
                 cmocka_unit_test(test_records_rejected), cmocka_unit_test(test_state_file_hostile),
+                cmocka_unit_test(test_state_dir_refused),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
