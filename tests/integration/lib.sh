@@ -330,6 +330,13 @@ status_above() { # name value
         [ "$(qosd_status "$1")" -gt "$2" ]
 }
 
+# Whether qosd is the sanitizer build (its memory figures then include
+# the sanitizer's own). Not `ldd | grep -q`: under pipefail grep's early
+# exit fails ldd on a broken pipe and reads as "no".
+qosd_has_asan() {
+        [[ "$(ldd "$QOSD")" == *libasan* ]]
+}
+
 # The ASan runtime that the sanitizer build's preload library needs (empty
 # in the plain build). It must come first in the initial library list of
 # whatever program the library is loaded into, instrumented or not.

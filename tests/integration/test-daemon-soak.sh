@@ -162,7 +162,7 @@ echo
 
 assert_eq "$fds1" "$fds0" "qosd's open fds after the load vs after the warm-up"
 ok "fds: $fds0 after the warm-up, $fds1 at the end"
-if ldd "$QOSD" | grep -q libasan; then
+if qosd_has_asan; then
         # ASan keeps freed memory in quarantine, so RSS says nothing here;
         # LeakSanitizer checks at qosd's exit (stop_qosd) instead.
         ok "RSS not compared under ASan ($rss0 KiB, then $rss1 KiB)"

@@ -186,7 +186,7 @@ applies "with 100,000 files in a user's directory"
 # 31 MiB). The sanitizers' allocator keeps more of what was freed.
 rss1=$(rss)
 slack=8192
-ldd "$QOSD" | grep -q libasan && slack=32768
+qosd_has_asan && slack=32768
 [ "$rss1" -le $((rss0 + slack)) ] || fail "VmRSS grew from $rss0 kB to $rss1 kB with 100,000 user files"
 ok "100,000 files: the first 256 load, the limit is reported, system rules apply, VmRSS $rss0 -> $rss1 kB"
 stop_qosd

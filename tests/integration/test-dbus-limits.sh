@@ -201,7 +201,7 @@ echo "# flood: $total calls ($list_calls ListTasks), $(limited) answered RateLim
 rss_after=$(rss)
 echo "# qosd VmRSS: $rss_before kB before the flood, $rss_after kB after"
 memory="memory bounded"
-if ldd "$QOSD" | grep -q libasan; then
+if qosd_has_asan; then
         memory="memory not measured (the sanitizer keeps freed memory in its quarantine)"
 else
         [ $((rss_after - rss_before)) -lt 16384 ] || fail "qosd grew by $((rss_after - rss_before)) kB in the flood"

@@ -162,7 +162,7 @@ echo "# qosd: $fds_before descriptors before the floods, $fds_after after; VmRSS
 [ "$fds_after" -le $((fds_before + 2)) ] || fail "qosd holds $fds_after descriptors, $fds_before before"
 memory="memory bounded"
 # Not `ldd | grep -q`: under pipefail, grep's early exit fails the pipe.
-if [[ "$(ldd "$QOSD")" == *libasan* ]]; then
+if qosd_has_asan; then
         memory="memory not measured (the sanitizer keeps freed memory in its quarantine)"
 else
         [ $((rss_after - rss_before)) -lt 16384 ] || fail "qosd grew by $((rss_after - rss_before)) kB"
