@@ -129,6 +129,24 @@ def stop_all():
         os.unlink(BUILT)
 
 
+def helper_ticks():
+    """CPU ticks of the programs that do the backend's work: PID 1, the
+    user's manager, qosd and the bus. Under a loaded host their work
+    competes with the probes, so each round line shows it."""
+    pids = [1] + procs(f"{UMGR}/init.scope") + procs("/sys/fs/cgroup/system.slice/qosd.service") \
+        + procs("/sys/fs/cgroup/system.slice/dbus.service")
+    return cpu_ticks(pids)
+
+
+def early_share(samples):
+    """How many of a probe's frames above its p99 fell in its first
+    second: a setup transient (weights landing late) shows here, steady
+    competition does not."""
+    limit = p99(samples)
+    late = [i for i, v in enumerate(samples) if v > limit]
+    return sum(1 for i in late if i < 60), len(late)
+
+
 def built():
     try:
         return sum(1 for _ in open(BUILT))
@@ -192,9 +210,9 @@ def main():
                 qosd(variant)
                 counter = start_load(load)
                 time.sleep(3)
-                c0, t0, b0 = counter(), time.monotonic(), built()
+                c0, t0, b0, h0 = counter(), time.monotonic(), built(), helper_ticks()
                 p = probes()
-                c1, t1, b1 = counter(), time.monotonic(), built()
+                c1, t1, b1, h1 = counter(), time.monotonic(), built(), helper_ticks()
                 cpu_on.setdefault((load, variant), []).append(app_slice_cpu())
                 stop_all()
                 rate = (c1 - c0) / (t1 - t0)
@@ -204,6 +222,8 @@ def main():
                     frames.setdefault((load, variant, name), []).extend(v)
                 ratio.setdefault((load, variant), []).append(rate / base[load] if base[load] else 0)
                 extra = f"  {(b1 - b0) / (t1 - t0):.2f} objects/s" if load == "make" else ""
+                early = "/".join("%d of %d" % early_share(p[n]) for n in ("app", "shell"))
+                extra += f"  managers+qosd+bus {(h1 - h0) / (t1 - t0):.1f} ticks/s  above p99 in 1st s {early}"
                 print(f"#   {load:9s} {variant:10s} app {p99(p['app']):6.2f} ms  compositor "
                       f"{p99(p['shell']):6.2f} ms  load {rate:8.1f} CPU ticks/s{extra}", flush=True)
     floor = {name: p99(frames[("floor", name)]) for name in ("app", "shell")}
