@@ -1,0 +1,224 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# qosd's view of loans, for an unprivileged process lending through it:
+# a reload, a rename (rule re-evaluation) and SetThreadClass on a thread
+# that holds a loan change its base and leave the loan on top, and the
+# end brings the new base; qosctl explain shows base, loans (lender and
+# class, the lock) and what the thread runs at; qosctl ps marks a
+# user-class waiter stalled behind a lower class. Chains through qosd:
+# BeginLockOverride lends on along locks the process's other loans named
+# (two hops and more, in either order of the calls), 8 owners at most,
+# and a cycle stops. Another user's threads are out of reach of a chain.
+. "$(dirname "$0")/lib.sh"
+require_root
+: "${QOS_CHAIN_CLIENT:?}"
+
+user=qos-t-chain
+other=qos-t-chain2
+make_user "$user"
+make_user "$other"
+start_dbus
+qosd_root_init
+cp "$QOS_CHAIN_CLIENT" "$QOSD_BIN/"
+chmod -R a+rX "$QOSD_BIN"
+prog="$QOSD_BIN/qos-chain-client"
+rules() { # class of lk-bg*
+        write_rule chain "$prog" - lk-lender user-initiated "lk-bg*" "$1" "lk-ut*" utility
+}
+rules background
+start_qosd
+
+in_view=$(class_view user-initiated)
+ut_view=$(class_view utility)
+bg_view=$(class_view background)
+
+# Clients as a user, each behind two FIFOs; ask talks to client $CUR.
+declare -A W R P
+client_start() { # name user
+        local dir="$TEST_TMP/cl-$1" w r
+        mkdir -p "$dir"
+        mkfifo "$dir/in" "$dir/out"
+        runuser -u "$2" -- "$prog" <"$dir/in" >"$dir/out" 2>>"$TEST_TMP/client.err" &
+        P[$1]=$!
+        on_exit "kill ${P[$1]}"
+        exec {w}>"$dir/in" {r}<"$dir/out"
+        W[$1]=$w
+        R[$1]=$r
+        CUR=$1
+}
+ask() { # command... -> REPLY
+        echo "$*" >&"${W[$CUR]}"
+        read -r -t "$STARTUP_TIMEOUT" REPLY <&"${R[$CUR]}" || fail "no answer to '$*': $(cat "$TEST_TMP/client.err")"
+}
+spawn() { # name -> TID in REPLY
+        ask spawn "$1"
+}
+begin() { # waiter owner lock -> ID in LOAN, the chain in CHAIN
+        ask lock "$1" "$2" user-interactive "$3"
+        read -r LOAN LENT CHAIN <<<"$REPLY"
+        [[ $LOAN =~ ^[0-9]+$ ]] || fail "BeginLockOverride $*: $REPLY"
+}
+explain_line() { # tid key: the values of the key's lines
+        "$QOSCTL" explain "$1" | awk -v k="$2" '{ key = substr($0, 1, 19); sub(/ +$/, "", key) } key == k { print substr($0, 21) }'
+}
+base_is() { explain_line "$1" base | grep -q "^$2 "; }
+
+client_start main "$user"
+ask self
+lender=$REPLY
+wait_view "$lender" "$in_view" "the lender by its rule"
+
+# --- a reload while the loan lasts: the base changes, the loan stays ---
+spawn lk-bg1
+o1=$REPLY
+wait_view "$o1" "$bg_view" "lk-bg1 by its rule"
+begin "$lender" "$o1" 0x1000
+assert_eq "$LENT" user-initiated "the lender lends its own class (not the one asked for)"
+wait_view "$o1" "$in_view" "lk-bg1 raised by the loan"
+rules utility
+"$QOSCTL" reload >/dev/null || fail "reload"
+sleep 0.5
+assert_eq "$(kernel_view "$o1")" "$in_view" "the loan is still on top after the reload"
+assert_contains "$(explain_line "$o1" base)" utility "explain: the base is the new rule's"
+assert_contains "$(explain_line "$o1" loan)" "user-initiated from thread $lender (user-initiated of its own)" \
+        "explain: who lent what"
+assert_contains "$(explain_line "$o1" loan)" "lock 0x1000" "explain: through which lock"
+assert_contains "$(explain_line "$o1" "runs at")" user-initiated "explain: what it runs at"
+assert_contains "$(explain_line "$lender" "waits on")" "lock 0x1000 held by thread $o1 (base utility)" \
+        "explain of the lender: the lock it waits on"
+ps_row=$("$QOSCTL" ps -a -p "$(awk '/^Tgid:/ {print $2}' "/proc/$lender/status")" | awk -v t="$lender" '$2 == t')
+assert_contains "$ps_row" "stalled:$o1" "ps: the user-initiated lender waits on a lower class"
+ask end "$LOAN"
+wait_view "$o1" "$ut_view" "the end brings the new base (utility), not the old"
+assert_eq "$(explain_line "$o1" loan)" "" "explain after the end: no loan"
+ok "reload under a loan: the base changes, the loan stays on top, the end restores the new base"
+
+# --- a rename (rule re-evaluation) under a loan ------------------------
+rules background
+"$QOSCTL" reload >/dev/null || fail "reload"
+spawn lk-bg2
+o2=$REPLY
+wait_view "$o2" "$bg_view" "lk-bg2 by its rule"
+begin "$lender" "$o2" 0x2000
+wait_view "$o2" "$in_view" "lk-bg2 raised"
+ask rename "$o2" lk-ut2
+wait_for base_is "$o2" utility || fail "the rename did not change the base: $("$QOSCTL" explain "$o2")"
+assert_eq "$(kernel_view "$o2")" "$in_view" "the loan is still on top after the rename"
+ask end "$LOAN"
+wait_view "$o2" "$ut_view" "the end brings the renamed thread's class"
+ok "rename under a loan: the rule's new class is the base, the loan stays until its end"
+
+# --- SetThreadClass under a loan -----------------------------------------
+spawn lk-bg3
+o3=$REPLY
+wait_view "$o3" "$bg_view" "lk-bg3 by its rule"
+begin "$lender" "$o3" 0x3000
+wait_view "$o3" "$in_view" "lk-bg3 raised"
+ask set "$o3" utility
+assert_eq "$REPLY" utility "SetThreadClass on the loaned thread is granted"
+assert_eq "$(kernel_view "$o3")" "$in_view" "the loan is still on top after SetThreadClass"
+assert_contains "$(explain_line "$o3" base)" utility "explain: the requested class is the base"
+ask end "$LOAN"
+wait_view "$o3" "$ut_view" "the end brings the requested class"
+ok "SetThreadClass under a loan: the request is the base, the loan stays until its end"
+
+# --- a chain of two hops, walked by qosd --------------------------------
+spawn lk-bg4; a=$REPLY
+spawn lk-bg5; b=$REPLY
+spawn lk-bg6; c=$REPLY
+for t in "$a" "$b" "$c"; do wait_view "$t" "$bg_view" "chain thread $t by its rule"; done
+# b sleeps on lock 0x60 held by c, a on 0x50 held by b: background lent
+# to background changes nothing, but qosd learns where they wait.
+begin "$b" "$c" 0x60; e_bc=$LOAN
+begin "$a" "$b" 0x50; e_ab=$LOAN
+assert_eq "$CHAIN" "$c" "a's loan goes on to c"
+for t in "$a" "$b" "$c"; do assert_eq "$(kernel_view "$t")" "$bg_view" "background lends nothing ($t)"; done
+begin "$lender" "$a" 0x40; top=$LOAN
+assert_eq "$CHAIN" "$b $c" "the lender's loan goes on to b and c"
+for t in "$a" "$b" "$c"; do wait_view "$t" "$in_view" "chain hop $t raised"; done
+assert_contains "$(explain_line "$c" loan)" "user-initiated from thread $lender" "explain of the last hop: the lender"
+assert_contains "$("$QOSCTL" explain "$c")" "thread $b waits on lock 0x60 held by this one" \
+        "explain of the last hop: along which lock"
+# b stops waiting for c: c falls back, a and b keep the loan.
+ask end "$e_bc"
+wait_view "$c" "$bg_view" "c once b no longer waits on it"
+assert_eq "$(kernel_view "$b")" "$in_view" "b keeps the loan"
+# b waits for c again, after the lender's loan began: the chain grows.
+begin "$b" "$c" 0x61; e_bc=$LOAN
+wait_view "$c" "$in_view" "c raised again through a wait noted later"
+ask end "$top"
+for t in "$a" "$b" "$c"; do wait_view "$t" "$bg_view" "chain hop $t after the lender's end"; done
+ask end "$e_ab"
+ask end "$e_bc"
+ok "a chain of two hops through qosd, in either order; its end and a hop's end restore"
+
+# --- the bound of 8, and a cycle ----------------------------------------
+ids=()
+tids=()
+for i in 0 1 2 3 4 5 6 7 8 9; do
+        spawn "lk-bgc$i"
+        tids+=("$REPLY")
+done
+for i in 0 1 2 3 4 5 6 7 8; do
+        begin "${tids[i]}" "${tids[i + 1]}" "$((0x100 + i))"
+        ids+=("$LOAN")
+done
+begin "${tids[9]}" "${tids[0]}" 0x109   # the last waits on the first: a cycle
+ids+=("$LOAN")
+begin "$lender" "${tids[0]}" 0x1ff
+top=$LOAN
+assert_eq "$(wc -w <<<"$CHAIN")" 7 "the chain stops at 8 owners: $CHAIN"
+assert_eq "$CHAIN" "${tids[*]:1:7}" "the 7 further owners, in order"
+wait_view "${tids[7]}" "$in_view" "the 8th owner is raised"
+assert_eq "$(kernel_view "${tids[8]}")" "$bg_view" "the 9th is not"
+assert_eq "$(kernel_view "${tids[9]}")" "$bg_view" "nor the 10th"
+ask end "$top"
+for i in 0 7; do wait_view "${tids[i]}" "$bg_view" "after the end, owner $i"; done
+# A short cycle: x0 -> x1 -> x2 -> x0; lending to x0 reaches x1 and x2 and stops.
+spawn lk-bgx0; x0=$REPLY
+spawn lk-bgx1; x1=$REPLY
+spawn lk-bgx2; x2=$REPLY
+begin "$x0" "$x1" 0x200; ids+=("$LOAN")
+begin "$x1" "$x2" 0x201; ids+=("$LOAN")
+begin "$x2" "$x0" 0x202; ids+=("$LOAN")
+begin "$lender" "$x0" 0x203
+assert_eq "$CHAIN" "$x1 $x2" "a cycle stops where it closes"
+wait_view "$x2" "$in_view" "the cycle's last owner is raised"
+ask end "$LOAN"
+for id in "${ids[@]}"; do ask end "$id"; assert_eq "$REPLY" ended "ending chain edge $id"; done
+"$QOSCTL" status >/dev/null || fail "qosd answers after the cycles"
+ok "a chain of 10 stops at 8 owners, a cycle stops where it closes, qosd keeps answering"
+
+# --- another user's threads: out of reach ------------------------------
+client_start other "$other"
+ask self
+olender=$REPLY
+spawn lk-bgo1
+ob=$REPLY
+wait_view "$ob" "$bg_view" "the other user's thread by its rule"
+begin "$olender" "$ob" 0x300   # the other user's lender waits on a lock ob holds
+oid=$LOAN
+CUR=main
+spawn lk-bg7
+t7=$REPLY
+ask lock "$lender" "$ob" user-initiated 0x300
+assert_eq "$REPLY" org.freedesktop.DBus.Error.AccessDenied "a loan to another user's thread"
+ask lock "$ob" "$t7" background 0x301
+assert_eq "$REPLY" org.freedesktop.DBus.Error.AccessDenied "a wait of another user's thread"
+ask lock "$t7" "$olender" background 0x302
+assert_eq "$REPLY" org.freedesktop.DBus.Error.AccessDenied "a wait on another user's lock owner"
+begin "$lender" "$t7" 0x303
+assert_eq "$CHAIN" "" "no chain out of the process"
+assert_eq "$("$QOSCTL" explain "$ob" | grep -c "^loan ")" 1 "the other user's thread has its own user's loan only"
+assert_contains "$(explain_line "$ob" loan)" "from thread $olender" "and that loan is its own user's"
+ask end "$LOAN"
+echo quit >&"${W[$CUR]}"
+CUR=other
+ask end "$oid"
+assert_eq "$REPLY" ended "the other user ends its loan"
+echo quit >&"${W[$CUR]}"
+wait "${P[main]}" "${P[other]}" 2>/dev/null || true
+wait_for sh -c "busctl --system get-property org.qosd.QoS1 /org/qosd/QoS1 org.qosd.QoS1.Manager ActiveOverrides | grep -qx 't 0'" ||
+        fail "overrides left after both clients went"
+ok "a chain never reaches another user's threads"
+stop_qosd
