@@ -190,28 +190,58 @@ for id in "${ids[@]}"; do ask end "$id"; assert_eq "$REPLY" ended "ending chain 
 ok "a chain of 10 stops at 8 owners, a cycle stops where it closes, qosd keeps answering"
 
 # --- another user's threads: out of reach ------------------------------
+# The victim's two background threads: ob2 waits on a lock ob holds (a
+# wait qosd knows, which raises nothing). The attacker names them in every
+# role it can; ob and ob2 must stay at background.
 client_start other "$other"
-ask self
-olender=$REPLY
 spawn lk-bgo1
 ob=$REPLY
+spawn lk-bgo2
+ob2=$REPLY
 wait_view "$ob" "$bg_view" "the other user's thread by its rule"
-begin "$olender" "$ob" 0x300   # the other user's lender waits on a lock ob holds
+begin "$ob2" "$ob" 0x300
 oid=$LOAN
 CUR=main
 spawn lk-bg7
 t7=$REPLY
-ask lock "$lender" "$ob" user-initiated 0x300
-assert_eq "$REPLY" org.freedesktop.DBus.Error.AccessDenied "a loan to another user's thread"
-ask lock "$ob" "$t7" background 0x301
-assert_eq "$REPLY" org.freedesktop.DBus.Error.AccessDenied "a wait of another user's thread"
-ask lock "$t7" "$olender" background 0x302
-assert_eq "$REPLY" org.freedesktop.DBus.Error.AccessDenied "a wait on another user's lock owner"
-begin "$lender" "$t7" 0x303
-assert_eq "$CHAIN" "" "no chain out of the process"
-assert_eq "$("$QOSCTL" explain "$ob" | grep -c "^loan ")" 1 "the other user's thread has its own user's loan only"
-assert_contains "$(explain_line "$ob" loan)" "from thread $olender" "and that loan is its own user's"
+declare -A tried=()
+attempts=0 escalations=0
+attempt() { # row expected-reply command...
+        local row=$1 want=$2
+        shift 2
+        ask "$@"
+        tried[$row]=$(( ${tried[$row]:-0} + 1 ))
+        attempts=$((attempts + 1))
+        if [ "$REPLY" != "$want" ] || ! view_is "$ob" "$bg_view" || ! view_is "$ob2" "$bg_view"; then
+                escalations=$((escalations + 1))
+                echo "escalation: '$*' answered '$REPLY', want '$want'" >&2
+        fi
+}
+row="chains toward another user's threads (a loan to theirs, theirs named as waiter or as lock holder, a chain from a lock of theirs)"
+deny=org.freedesktop.DBus.Error.AccessDenied
+attempt "$row" "$deny" lock "$lender" "$ob" user-initiated 0x300
+attempt "$row" "$deny" lock "$ob" "$t7" background 0x301
+attempt "$row" "$deny" lock "$t7" "$ob2" background 0x300
+# The attacker's own wait on the victim's lock address (t7 on 0x300, held
+# by its own t8): the chain goes to t8 and no further, whatever the victim
+# waits on at that address.
+spawn lk-bg8
+t8=$REPLY
+begin "$t7" "$t8" 0x300
+t7id=$LOAN
+ask lock "$lender" "$t7" user-initiated 0x302
+read -r LOAN _ CHAIN <<<"$REPLY"
+tried[$row]=$(( ${tried[$row]} + 1 ))
+attempts=$((attempts + 1))
+if [ "$CHAIN" != "$t8" ] || ! view_is "$ob" "$bg_view" || ! view_is "$ob2" "$bg_view"; then
+        escalations=$((escalations + 1))
+        echo "escalation: the chain went '$CHAIN', not only to $t8" >&2
+fi
 ask end "$LOAN"
+ask end "$t7id"
+attack_table escalations "$escalations"
+assert_eq "$("$QOSCTL" explain "$ob" | grep -c "^loan ")" 1 "the other user's thread has its own user's loan only"
+assert_contains "$(explain_line "$ob" loan)" "from thread $ob2" "and that loan is its own user's"
 echo quit >&"${W[$CUR]}"
 CUR=other
 ask end "$oid"
