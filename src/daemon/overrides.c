@@ -104,21 +104,24 @@ static int begin_override(sd_bus_message *msg, Manager *m, bool with_lock, sd_bu
                 return refuse_limit(m, error, limit, caller.uid);
 
         /* Both threads the caller's own, pinned by start time; the waiter
-         * lends what it has of its own now - never more, and not what it
-         * was lent: that reaches further owners along the chain. */
+         * lends what it has now - never more. A waiter that names its lock
+         * lends only its own class (its base, if it was lent more): what
+         * it was lent reaches the owner along the chain qosd walks. */
         r = check_own(&caller, a.waiter, a.waiter_start, &wref);
         if (r >= 0)
                 r = check_own(&caller, a.owner, a.owner_start, &oref);
         if (r >= 0)
                 r = task_ref_read_attr(&wref, &wattr);
-        QClass own = r >= 0 ? override_own_class(m, &wref, &wattr) : QCLASS_UNSPECIFIED;
+        QClass has = QCLASS_UNSPECIFIED;
+        if (r >= 0)
+                has = with_lock ? override_own_class(m, &wref, &wattr) : class_from_attr(&wattr, kernel_caps());
         task_ref_close(&wref);
         if (r < 0) {
                 task_ref_close(&oref);
                 return refuse(error, r, a.waiter, a.owner);
         }
         OverrideLoan loan = { .tgid = caller.pid, .waiter = a.waiter, .waiter_start = a.waiter_start,
-                              .lock = a.lock, .c = qclass_min(a.class, own) };
+                              .lock = a.lock, .c = qclass_min(a.class, has) };
 
         r = override_begin(m, client, &oref, &loan, &id, hops, &n_hops);
         if (r == -EMFILE)

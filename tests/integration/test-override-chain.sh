@@ -62,14 +62,6 @@ begin() { # waiter owner lock -> ID in LOAN, the chain in CHAIN
         read -r LOAN LENT CHAIN <<<"$REPLY"
         [[ $LOAN =~ ^[0-9]+$ ]] || fail "BeginLockOverride $*: $REPLY"
 }
-active() {
-        busctl --system get-property org.qosd.QoS1 /org/qosd/QoS1 org.qosd.QoS1.Manager ActiveOverrides |
-                awk '{print $2}'
-}
-active_is() { [ "$(active)" = "$1" ]; }
-wait_active() { # n message
-        wait_for active_is "$1" || fail "$2: qosd holds $(active) override(s), expected $1"
-}
 explain_line() { # tid key: the values of the key's lines
         "$QOSCTL" explain "$1" | awk -v k="$2" '{ key = substr($0, 1, 19); sub(/ +$/, "", key) } key == k { print substr($0, 21) }'
 }
