@@ -15,15 +15,12 @@
 #include "task-control.h"
 #include "task-ref.h"
 
-/* A thread with overrides lent through qosd is its base to the rules
- * (override_base_view): what they decide becomes the base, and the loans
- * stay on top until they end (override-book.h). */
+/* On a thread with loans what the rules decide is its base; the loans stay
+ * on top until they end (override_base_view, override_rebase). */
 static int apply_or_rebase(Manager *m, const TaskRef *ref, const TaskAttr *want, unsigned mask,
                            ApplyResult *res) {
         int r = override_rebase(m, ref, want, res);
-        if (r == 0)
-                return task_ref_apply(ref, want, mask, res);
-        return r < 0 ? r : 0;
+        return r == 0 ? task_ref_apply(ref, want, mask, res) : r < 0 ? r : 0;
 }
 
 static void task_ref_closep(TaskRef *r) {
