@@ -47,8 +47,22 @@ static bool has_owner(const Hop *hops, size_t n, const Owner *o) {
         return false;
 }
 
+static QClass effective(const Owner *o) {
+        return override_stack_effective(&o->stack, o->base_class);
+}
+
+/* After a push or pop on o that moved it from was: act only if what it
+ * should run at changed (or free it if nothing is left on it), so that a
+ * change of one wait costs one apply per owner whose class moves, not one
+ * per loan whose chain passes there. */
+static void owner_moved(Overrides *ov, Owner *o, QClass was) {
+        if (override_stack_empty(&o->stack) || effective(o) != was)
+                owner_settle(ov, o);
+}
+
 void chain_refresh(Overrides *ov, Record *r) {
         Hop want[OVERRIDE_CHAIN_MAX - 1], old[OVERRIDE_CHAIN_MAX - 1];
+        QClass was_want[OVERRIDE_CHAIN_MAX - 1], was_old[OVERRIDE_CHAIN_MAX - 1];
         size_t n = 0, n_old = r->n_hops;
         const Owner *cur = r->owner;
 
@@ -61,25 +75,25 @@ void chain_refresh(Overrides *ov, Record *r) {
         }
         if (n == n_old && memcmp(want, r->hops, n * sizeof *want) == 0)
                 return;
+        memcpy(old, r->hops, n_old * sizeof *old);
+        for (size_t i = 0; i < n; i++)
+                was_want[i] = effective(want[i].owner);
+        for (size_t i = 0; i < n_old; i++)
+                was_old[i] = effective(old[i].owner);
         /* Push the new chain before popping the old one, so that an owner
          * on both is never left without overrides (and freed) in between. */
         for (size_t i = 0; i < n; i++)
                 override_stack_push(&want[i].owner->stack, r->c);
-        memcpy(old, r->hops, n_old * sizeof *old);
         memcpy(r->hops, want, n * sizeof *want);
         r->n_hops = n;
         for (size_t i = 0; i < n_old; i++)
                 (void) override_stack_pop(&old[i].owner->stack, r->c);
         for (size_t i = 0; i < n; i++)
-                if (!has_owner(old, n_old, want[i].owner) && !want[i].owner->gone) {
-                        int e = owner_apply(want[i].owner);
-                        if (e < 0 && e != -ESRCH)
-                                log_warning_errno(e, "chain to thread %d: cannot apply: %m",
-                                                  want[i].owner->ref.tid);
-                }
+                if (!has_owner(old, n_old, want[i].owner))
+                        owner_moved(ov, want[i].owner, was_want[i]);
         for (size_t i = 0; i < n_old; i++)
                 if (!has_owner(want, n, old[i].owner))
-                        owner_settle(ov, old[i].owner);
+                        owner_moved(ov, old[i].owner, was_old[i]);
         log_debug("override %" PRIu64 " of thread %d: chain of %zu owner(s) beyond %d", r->id, r->waiter, n,
                   r->owner->ref.tid);
 }
@@ -108,12 +122,15 @@ void chain_edge_add(Overrides *ov, Record *r) {
 
 /* Drop r's hops from index i on. */
 static void chain_cut(Overrides *ov, Record *r, size_t i) {
+        QClass was[OVERRIDE_CHAIN_MAX - 1];
         size_t n = r->n_hops;
         r->n_hops = i;
-        for (size_t j = i; j < n; j++)
+        for (size_t j = i; j < n; j++) {
+                was[j] = effective(r->hops[j].owner);
                 (void) override_stack_pop(&r->hops[j].owner->stack, r->c);
+        }
         for (size_t j = i; j < n; j++)
-                owner_settle(ov, r->hops[j].owner);
+                owner_moved(ov, r->hops[j].owner, was[j]);
 }
 
 void chain_record_ending(Overrides *ov, Record *r) {
