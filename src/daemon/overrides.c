@@ -105,16 +105,16 @@ static int begin_override(sd_bus_message *msg, Manager *m, bool with_lock, sd_bu
 
         /* Both threads the caller's own, pinned by start time; the waiter
          * lends what it has now - never more. A waiter that names its lock
-         * lends only its own class (its base, if it was lent more): what
-         * it was lent reaches the owner along the chain qosd walks. */
+         * lends no more than its own class either (its base, if it was lent
+         * more): what it was lent reaches the owner along the chain. */
         r = check_own(&caller, a.waiter, a.waiter_start, &wref);
         if (r >= 0)
                 r = check_own(&caller, a.owner, a.owner_start, &oref);
         if (r >= 0)
                 r = task_ref_read_attr(&wref, &wattr);
-        QClass has = QCLASS_UNSPECIFIED;
-        if (r >= 0)
-                has = with_lock ? override_own_class(m, &wref, &wattr) : class_from_attr(&wattr, kernel_caps());
+        QClass has = r >= 0 ? class_from_attr(&wattr, kernel_caps()) : QCLASS_UNSPECIFIED;
+        if (r >= 0 && with_lock)
+                has = qclass_min(has, override_own_class(m, &wref, &wattr));
         task_ref_close(&wref);
         if (r < 0) {
                 task_ref_close(&oref);
