@@ -7,6 +7,7 @@
 
 #include "bus-client.h"
 #include "cli.h"
+#include "loan-marks.h"
 
 static void help(void) {
         printf("Usage: qosctl ps [-a] [-p PID]\n\n"
@@ -18,7 +19,11 @@ static void help(void) {
                "STATE is applied (qosd's class), inherited (created by a managed task),\n"
                "foreign (changed by someone else since: left alone), unmanaged, realtime.\n"
                "Other users' threads show what /proc shows anyone: no timer slack, and no\n"
-               "RULE from the owner's own rule file (\"hidden: not your process\").\n");
+               "RULE from the owner's own rule file (\"hidden: not your process\").\n\n"
+               "LOAN, from the loans qosd holds for your processes (root: all):\n"
+               "stalled:TID a user-class thread waits on a lock held by TID, of a lower\n"
+               "class (raised by the loan while it waits); waits:TID another waiter;\n"
+               "lent:CLASS raised by loans to CLASS.\n");
 }
 
 int cmd_ps(int argc, char **argv) {
@@ -56,8 +61,11 @@ int cmd_ps(int argc, char **argv) {
         if (r != 0)
                 return r;
 
-        printf("%-7s %-7s %-15s %-16s %-9s %-30s %s\n", "PID", "TID", "COMM", "CLASS", "STATE", "RULE",
-               "KNOBS");
+        CliLoans loans;
+        char mark[64];
+        cli_loans_fetch(reply, &loans);
+        printf("%-7s %-7s %-15s %-16s %-9s %-30s %-15s %s\n", "PID", "TID", "COMM", "CLASS", "STATE", "RULE",
+               "LOAN", "KNOBS");
         r = cli_task_rows_begin(reply);
         CliTaskRow t;
         while (r >= 0 && (r = cli_task_row_next(reply, &t)) > 0) {
@@ -67,9 +75,11 @@ int cmd_ps(int argc, char **argv) {
                 }
                 if (only && t.pid != only)
                         continue;
-                printf("%-7d %-7d %-15s %-16s %-9s %-30s %s\n", t.pid, t.tid, t.comm, t.class_name, t.state,
-                       *t.origin ? t.origin : "-", t.knobs);
+                printf("%-7d %-7d %-15s %-16s %-9s %-30s %-15s %s\n", t.pid, t.tid, t.comm, t.class_name,
+                       t.state, *t.origin ? t.origin : "-", cli_loan_mark(&loans, t.tid, mark, sizeof mark),
+                       t.knobs);
         }
+        cli_loans_clear(&loans);
         sd_bus_message_unref(reply);
         if (r < 0) {
                 fprintf(stderr, "qosctl: malformed reply from qosd\n");

@@ -21,8 +21,23 @@
  * class; both threads must be the caller's. See data/org.qosd.QoS1.Broker.md. */
 #define QOS_BUS_METHOD_BEGIN_OVERRIDE "BeginOverride"
 #define QOS_BUS_SIGNATURE_BEGIN_OVERRIDE "itits"
+/* BeginLockOverride(i waiter_tid, t waiter_start, i owner_tid, t owner_start,
+ *                   s class, t lock) -> (t override_id, s lent_class, ai chain)
+ * The same, where the waiter sleeps on lock (its address), held by owner:
+ * while the override lasts, qosd knows the waiter waits there, and lends
+ * on along such waits (chain: the further owners raised). */
+#define QOS_BUS_METHOD_BEGIN_LOCK_OVERRIDE "BeginLockOverride"
+#define QOS_BUS_SIGNATURE_BEGIN_LOCK_OVERRIDE "ititst"
 #define QOS_BUS_METHOD_END_OVERRIDE "EndOverride"
 #define QOS_BUS_SIGNATURE_END_OVERRIDE "t"
+
+/* ListLoans() -> a(iiiitsss): (pid, owner_tid, lender_tid, via_tid, lock,
+ * lent_class, owner_base_class, lender_class) for every override qosd
+ * holds in the caller's processes (root: all). via_tid 0: lent directly
+ * by a lender sleeping on lock; else along a chain, where via_tid sleeps
+ * on lock. lock 0: not known. */
+#define QOS_BUS_METHOD_LIST_LOANS "ListLoans"
+#define QOS_BUS_SIGNATURE_LOAN_ROW "(iiiitsss)"
 
 /* ListTasks(b all) -> a(iisssss): a list longer than qosd's ListTasksMax=
  * ends with one row of PID 0 and state QOS_LIST_TASKS_TRUNCATED. */

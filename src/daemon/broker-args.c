@@ -42,6 +42,44 @@ int broker_read_set_thread_class(sd_bus_message *msg, SetThreadClassArgs *ret, s
         return 0;
 }
 
+int broker_check_begin_override(int32_t waiter, uint64_t waiter_start, int32_t owner, uint64_t owner_start,
+                                const char *class, bool with_lock, uint64_t lock, BeginOverrideArgs *ret,
+                                const char **ret_why) {
+        if (waiter <= 0 || owner <= 0)
+                return *ret_why = "thread IDs must be positive", -EINVAL;
+        if (waiter_start == 0 || owner_start == 0)
+                return *ret_why = "start times must be the threads', not 0", -EINVAL;
+        /* Any name libqos's parser knows, as BeginOverride always took. */
+        int c = class && strnlen(class, BROKER_CLASS_NAME_MAX + 1) <= BROKER_CLASS_NAME_MAX
+                        ? qclass_from_string(class)
+                        : -EINVAL;
+        if (c < 0 || !qclass_is_valid(c))
+                return *ret_why = "class must be user-interactive, user-initiated, utility or background",
+                       -EINVAL;
+        if (with_lock && lock == 0)
+                return *ret_why = "the lock's address must not be 0", -EINVAL;
+        *ret = (BeginOverrideArgs) { .waiter = waiter, .waiter_start = waiter_start, .owner = owner,
+                                     .owner_start = owner_start, .class = c, .lock = with_lock ? lock : 0 };
+        return 0;
+}
+
+int broker_read_begin_override(sd_bus_message *msg, bool with_lock, BeginOverrideArgs *ret, sd_bus_error *error) {
+        int32_t waiter, owner;
+        uint64_t waiter_start, owner_start, lock = 0;
+        const char *class, *why;
+        int r = sd_bus_message_read(msg, "itits", &waiter, &waiter_start, &owner, &owner_start, &class);
+        if (r >= 0 && with_lock)
+                r = sd_bus_message_read(msg, "t", &lock);
+        if (r < 0)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "Cannot read the arguments: %s",
+                                         strerror(-r));
+        r = broker_check_begin_override(waiter, waiter_start, owner, owner_start, class, with_lock, lock, ret,
+                                        &why);
+        if (r < 0)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "Invalid argument: %s.", why);
+        return 0;
+}
+
 int broker_read_pids(sd_bus_message *msg, size_t max, pid_t **ret, size_t *ret_n, sd_bus_error *error) {
         const void *data;
         size_t size;

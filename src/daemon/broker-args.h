@@ -5,6 +5,7 @@
  * sd-bus has already checked the signature; this checks the values. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <systemd/sd-bus.h>
@@ -29,6 +30,21 @@ int broker_check_set_thread_class(int32_t tid, uint64_t start_time, const char *
 /* Read "itsi" from msg and check it; -EINVAL (with error set to InvalidArgs)
  * or the sd-bus error. */
 int broker_read_set_thread_class(sd_bus_message *msg, SetThreadClassArgs *ret, sd_bus_error *error);
+
+typedef struct BeginOverrideArgs {
+        pid_t waiter, owner;
+        uint64_t waiter_start, owner_start;
+        QClass class;
+        uint64_t lock;          /* 0 for BeginOverride, which names none */
+} BeginOverrideArgs;
+
+/* BeginOverride's "itits" and BeginLockOverride's "ititst" (with_lock):
+ * both TIDs positive, both start times given, a class by name, a lock
+ * that is not 0; -EINVAL with a message in *ret_why. */
+int broker_check_begin_override(int32_t waiter, uint64_t waiter_start, int32_t owner, uint64_t owner_start,
+                                const char *class, bool with_lock, uint64_t lock, BeginOverrideArgs *ret,
+                                const char **ret_why);
+int broker_read_begin_override(sd_bus_message *msg, bool with_lock, BeginOverrideArgs *ret, sd_bus_error *error);
 
 /* Read "ai" (at most max entries, each > 0) into a new array; -EINVAL
  * (InvalidArgs) or -ENOMEM. */

@@ -9,6 +9,7 @@
 #include "access-policy.h"
 #include "broker-args.h"
 #include "broker.h"
+#include "override-book.h"
 #include "bus-protocol.h"
 #include "caller-identity.h"
 #include "class-relpri.h"
@@ -143,6 +144,9 @@ static int method_set_thread_class(sd_bus_message *msg, void *userdata, sd_bus_e
                 r = proc_uid(a.target_pid, &a.target_uid);
         if (r >= 0)
                 r = task_ref_alive(&ref); /* what was read is that thread's */
+        /* A thread raised by a loan is judged by its own class. */
+        if (r >= 0)
+                (void) override_base_view(m, &ref, &cur);
         task_ref_close(&ref);
         if (r < 0)
                 return sd_bus_error_setf(error, QOS_BUS_ERROR_NO_SUCH_TASK,

@@ -12,6 +12,7 @@
 #include "explain.h"
 #include "log.h"
 #include "macro.h"
+#include "override-book.h"
 #include "overrides.h"
 #include "proc.h"
 #include "query-limits.h"
@@ -175,6 +176,35 @@ static int method_explain(sd_bus_message *msg, void *userdata, sd_bus_error *err
         return r;
 }
 
+/* Every loan qosd holds in the caller's own processes (root: all of
+ * them): lock addresses are the process's memory layout, not for others. */
+static int method_list_loans(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+        _cleanup_free_ LoanInfo *loans = NULL;
+        size_t n = 0;
+        Caller caller;
+        int r = admit(m, msg, QUERY_LIST_TASKS, &caller, error);
+        if (r < 0)
+                return r;
+        r = override_loans(m, 0, 0, &loans, &n);
+        if (r >= 0)
+                r = sd_bus_message_new_method_return(msg, &reply);
+        if (r >= 0)
+                r = sd_bus_message_open_container(reply, 'a', QOS_BUS_SIGNATURE_LOAN_ROW);
+        for (size_t i = 0; r >= 0 && i < n; i++) {
+                const LoanInfo *l = &loans[i];
+                if (caller.uid != 0 && proc_owned_by(l->pid, caller.uid) <= 0)
+                        continue;
+                r = sd_bus_message_append(reply, QOS_BUS_SIGNATURE_LOAN_ROW, (int32_t) l->pid, (int32_t) l->owner,
+                                          (int32_t) l->lender, (int32_t) l->via, l->lock, qclass_to_string(l->c),
+                                          qclass_to_string(l->base_class), qclass_to_string(l->lender_class));
+        }
+        if (r >= 0)
+                r = sd_bus_message_close_container(reply);
+        return r < 0 ? r : sd_bus_send(NULL, reply, NULL);
+}
+
 static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         Manager *m = userdata;
         int r = require_privileged(m, msg, error);
@@ -327,6 +357,13 @@ static const sd_bus_vtable manager_vtable[] = {
                                  SD_BUS_PARAM(owner_start) SD_BUS_PARAM(class),
                                  "ts", SD_BUS_PARAM(override_id) SD_BUS_PARAM(lent_class),
                                  method_begin_override, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES(QOS_BUS_METHOD_BEGIN_LOCK_OVERRIDE, QOS_BUS_SIGNATURE_BEGIN_LOCK_OVERRIDE,
+                                 SD_BUS_PARAM(waiter_tid) SD_BUS_PARAM(waiter_start) SD_BUS_PARAM(owner_tid)
+                                 SD_BUS_PARAM(owner_start) SD_BUS_PARAM(class) SD_BUS_PARAM(lock),
+                                 "tsai", SD_BUS_PARAM(override_id) SD_BUS_PARAM(lent_class) SD_BUS_PARAM(chain),
+                                 method_begin_lock_override, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES(QOS_BUS_METHOD_LIST_LOANS, "", , "a" QOS_BUS_SIGNATURE_LOAN_ROW,
+                                 SD_BUS_PARAM(loans), method_list_loans, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES(QOS_BUS_METHOD_END_OVERRIDE, QOS_BUS_SIGNATURE_END_OVERRIDE,
                                  SD_BUS_PARAM(override_id), "", , method_end_override, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_PROPERTY("Version", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),

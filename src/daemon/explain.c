@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "units.h"
 #include "kernel-caps.h"
 #include "macro.h"
+#include "override-book.h"
 #include "policy.h"
 #include "proc.h"
 #include "task-control.h"
@@ -119,6 +121,56 @@ static int explain_knobs(Explanation *x, const TaskEntry *e) {
         return r;
 }
 
+static const char *lock_name(bool own, uint64_t lock, char *buf, size_t size) {
+        if (!lock)
+                return "a lock qosd was not told of";
+        if (!own)
+                return "lock " EXPLAIN_HIDDEN;
+        snprintf(buf, size, "lock %#" PRIx64, lock);
+        return buf;
+}
+
+/* What qosd's overrides say of the thread: its base and the loans on it
+ * (who lent what, through which lock), or the locks it waits on. */
+static int explain_loans(Manager *m, Explanation *x, pid_t pid, pid_t tid, uint64_t start, bool own) {
+        _cleanup_free_ LoanInfo *loans = NULL, *all = NULL;
+        char buf[512], lk[64];
+        TaskAttr base;
+        QClass base_class, now;
+        size_t n = 0, n_all = 0;
+        int r = 0;
+
+        if (override_owner_state(m, tid, start, &base, &base_class, &now) >= 0) {
+                r = add(x, "base", "%s (%s)", base_class ? qclass_to_string(base_class) : "custom",
+                        knobs(own, &base, buf, sizeof buf));
+                if (r >= 0)
+                        r = override_loans(m, tid, start, &loans, &n);
+                for (size_t i = 0; r >= 0 && i < n; i++) {
+                        const LoanInfo *l = &loans[i];
+                        if (l->via)
+                                r = add(x, "loan", "%s from thread %d (%s of its own), along a chain: thread %d "
+                                        "waits on %s held by this one", qclass_to_string(l->c), (int) l->lender,
+                                        qclass_to_string(l->lender_class), (int) l->via,
+                                        lock_name(own, l->lock, lk, sizeof lk));
+                        else
+                                r = add(x, "loan", "%s from thread %d (%s of its own), which waits on %s held by "
+                                        "this one", qclass_to_string(l->c), (int) l->lender,
+                                        qclass_to_string(l->lender_class), lock_name(own, l->lock, lk, sizeof lk));
+                }
+                if (r >= 0)
+                        r = add(x, "runs at", "%s (the highest of its base and its loans)", qclass_to_string(now));
+        }
+        if (r >= 0)
+                r = override_loans(m, 0, 0, &all, &n_all);
+        for (size_t i = 0; r >= 0 && i < n_all; i++)
+                if (all[i].pid == pid && all[i].lender == tid && all[i].via == 0)
+                        r = add(x, "waits on", "%s held by thread %d (base %s)%s",
+                                lock_name(own, all[i].lock, lk, sizeof lk), (int) all[i].owner,
+                                qclass_to_string(all[i].base_class),
+                                all[i].base_class < all[i].c ? ": stalled behind a lower class" : "");
+        return r;
+}
+
 int explain_thread(Manager *m, pid_t tid, uid_t viewer, Explanation *ret) {
         _cleanup_(process_record_freep) ProcessRecord *rec = NULL;
         Explanation x = {};
@@ -201,6 +253,8 @@ int explain_thread(Manager *m, pid_t tid, uid_t viewer, Explanation *ret) {
                                 "the program itself); qosd leaves it alone%s",
                                 m->settings.on_foreign == FOREIGN_REAPPLY ? " until the next evaluation" : "");
         }
+        if (r >= 0)
+                r = explain_loans(m, &x, pid, tid, start, own);
         if (r >= 0)
                 r = add(&x, "now", "%s", knobs(own, &cur, buf, sizeof buf));
         /* Where the class acts: across applications only from qosd's group.

@@ -8,60 +8,10 @@
 #include "class-table.h"
 #include "kernel-caps.h"
 #include "log.h"
-#include "override-book.h"
-#include "override-stack.h"
+#include "override-internal.h"
 #include "overrides.h"
 #include "pid-map.h"
 #include "proc.h"
-
-typedef struct Owner Owner;
-typedef struct UserTally UserTally;
-
-/* One override: which caller holds it, on which thread. */
-typedef struct Record {
-        struct Record *next;
-        uint64_t id;
-        OverrideClient *client;
-        Owner *owner;
-        QClass c;
-} Record;
-
-/* A thread that has overrides: pinned, with what it had before the first. */
-struct Owner {
-        Owner *next;
-        TaskRef ref;
-        TaskAttr base;
-        QClass base_class;
-        OverrideStack stack;
-        bool gone;              /* its pin failed: never acted on again */
-};
-
-/* How many overrides one user's connections hold together. */
-struct UserTally {
-        UserTally *next;
-        uid_t uid;
-        size_t n;
-};
-
-/* A bus connection that holds overrides; tracked so that they end with it. */
-struct OverrideClient {
-        OverrideClient *next;
-        char *sender;
-        sd_bus_track *track;
-        size_t n;
-        uid_t uid;              /* the bus's, which never changes for a connection */
-        Manager *manager;
-};
-
-struct Overrides {
-        Record *records;
-        Owner *owners;
-        PidMap by_tid;          /* TID -> Owner*: one per TID, the EXIT lookup */
-        OverrideClient *clients;
-        UserTally *users;
-        uint64_t next_id;
-        uint64_t limited;
-};
 
 Overrides *override_book(Manager *m) {
         if (!m->overrides)
@@ -74,17 +24,46 @@ Overrides *override_book(Manager *m) {
  * the TID is still that task's) and after (it may exit in between; then
  * what was applied went nowhere, or to a task whose TID was reused within
  * that instant, which no unprivileged process can arrange). */
-static int owner_apply(Owner *o) {
+int owner_apply_result(Owner *o, ApplyResult *ret) {
         QClass c = override_stack_effective(&o->stack, o->base_class);
         TaskAttr want = o->base;
-        ApplyResult res;
+        ApplyResult local, *res = ret ?: &local;
         int r = task_ref_alive(&o->ref);
+        if (r >= 0) {
+                if (c != QCLASS_UNSPECIFIED)
+                        class_target_attr(c, kernel_caps(), &want);
+                r = task_ref_apply(&o->ref, &want, KNOBS_ALL, res);
+        }
+        if (r == -ESRCH)
+                o->gone = true;
         if (r < 0)
                 return r;
-        if (c != QCLASS_UNSPECIFIED)
-                class_target_attr(c, kernel_caps(), &want);
-        r = task_ref_apply(&o->ref, &want, KNOBS_ALL, &res);
-        return r < 0 ? r : apply_result_error(&res);
+        /* What the rules compare with to tell a loan from someone else's
+         * change (override-view.c). */
+        o->now = res->after;
+        o->applied = true;
+        return apply_result_error(res);
+}
+
+int owner_apply(Owner *o) {
+        return owner_apply_result(o, NULL);
+}
+
+static void owner_free(Overrides *ov, Owner *o);
+
+void owner_settle(Overrides *ov, Owner *o) {
+        if (!o->gone) {
+                int e = owner_apply(o);
+                if (e < 0 && e != -ESRCH)
+                        log_warning_errno(e, "override of thread %d: cannot apply: %m", o->ref.tid);
+        }
+        if (override_stack_empty(&o->stack))
+                owner_free(ov, o);
+}
+
+Owner *owner_of(const Overrides *ov, pid_t tid, uint64_t start_time) {
+        Owner *o = ov ? pid_map_get(&ov->by_tid, tid) : NULL;
+        return o && o->ref.start_time == start_time && !o->gone ? o : NULL;
 }
 
 static void owner_free(Overrides *ov, Owner *o) {
@@ -136,20 +115,23 @@ static int record_end(Overrides *ov, Record **p, bool restore) {
         Owner *o = r->owner;
         int e = 0;
         *p = r->next;
+        chain_record_ending(ov, r);
         (void) override_stack_pop(&o->stack, r->c);
         r->client->n--;
         user_release(ov, r->client->uid);
         if (restore && !o->gone) {
                 e = owner_apply(o);
-                if (e == -ESRCH)
-                        o->gone = true;
-                else if (e < 0)
+                if (e < 0 && e != -ESRCH)
                         log_warning_errno(e, "override of thread %d: cannot restore: %m", o->ref.tid);
         }
         if (o->gone)
                 e = -ESRCH;
         if (override_stack_empty(&o->stack))
                 owner_free(ov, o);
+        /* The waiter no longer sleeps on r's lock: the chains that went
+         * on from it stop there (or follow an older wait of it). */
+        if (r->lock)
+                chain_refresh_through(ov, r->tgid, r->waiter);
         free(r);
         return e;
 }
@@ -178,6 +160,7 @@ static bool record_of_client(const Record *r, const void *what) {
 static void owner_drop(Overrides *ov, Owner *o) {
         log_debug("thread %d exited with overrides: dropped", o->ref.tid);
         o->gone = true;
+        chain_forget_owner(ov, o);
         end_matching(ov, record_of_owner, o, false);
 }
 
@@ -328,7 +311,8 @@ static int owner_get(Overrides *ov, TaskRef *ref, Owner **ret) {
         return 0;
 }
 
-int override_begin(Manager *m, OverrideClient *client, TaskRef *owner, QClass c, uint64_t *ret_id) {
+int override_begin(Manager *m, OverrideClient *client, TaskRef *owner, const OverrideLoan *loan,
+                   uint64_t *ret_id, pid_t *ret_hops, size_t *ret_n_hops) {
         Overrides *ov = m->overrides;
         Owner *o;
         int r = owner_get(ov, owner, &o);
@@ -342,19 +326,32 @@ int override_begin(Manager *m, OverrideClient *client, TaskRef *owner, QClass c,
                         owner_free(ov, o);
                 return -ENOMEM;
         }
-        *rec = (Record) { .id = ++ov->next_id, .client = client, .owner = o, .c = c };
+        *rec = (Record) { .id = ++ov->next_id, .client = client, .owner = o, .c = loan->c, .tgid = loan->tgid,
+                          .waiter = loan->waiter, .waiter_start = loan->waiter_start };
         rec->next = ov->records;
         ov->records = rec;
         client->n++;
-        override_stack_push(&o->stack, c);
+        override_stack_push(&o->stack, loan->c);
         r = owner_apply(o);
         if (r < 0) {
-                if (r == -ESRCH)
-                        o->gone = true;
                 (void) record_end(ov, &ov->records, true);
                 return r;
         }
+        /* Its own chain first (the owner may itself sleep on a lock qosd
+         * knows of), then, if it names a lock, the chains that reach its
+         * waiter go on through it. */
+        chain_refresh(ov, rec);
+        if (loan->lock) {
+                rec->lock = loan->lock;
+                chain_edge_add(ov, rec);
+                chain_refresh_through(ov, rec->tgid, rec->waiter);
+        }
         *ret_id = rec->id;
+        if (ret_n_hops) {
+                for (size_t i = 0; i < rec->n_hops; i++)
+                        ret_hops[i] = rec->hops[i].owner->ref.tid;
+                *ret_n_hops = rec->n_hops;
+        }
         return 0;
 }
 
@@ -387,6 +384,7 @@ void overrides_free(Manager *m) {
         while (ov->clients)
                 client_free(ov, ov->clients);
         pid_map_clear(&ov->by_tid);
+        pid_map_clear(&ov->edges);
         free(ov);
         m->overrides = NULL;
 }

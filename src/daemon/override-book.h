@@ -23,6 +23,7 @@
 
 #include "manager.h"
 #include "qclass.h"
+#include "task-apply.h"
 #include "task-ref.h"
 
 /* Enough for every thread of a large program to wait on a lock at once. */
@@ -33,6 +34,10 @@
  * qosd: its /proc reads (two or three at a time), the bus, the proc
  * connector, inotify, and up to 64 connections to systemd managers. */
 #define OVERRIDE_FD_RESERVE 256
+/* Owners one loan reaches along a chain of locks, the first included:
+ * libqos's QOS_MUTEX_CHAIN_MAX, so a lender gets as far through qosd as
+ * it would on its own. A cycle stops where it closes. */
+#define OVERRIDE_CHAIN_MAX 8
 
 typedef struct OverrideClient OverrideClient;
 
@@ -53,11 +58,27 @@ int override_client_get(Manager *m, sd_bus_message *msg, uid_t uid, OverrideClie
 /* Which limit a new override for this client would pass, if any. */
 OverrideLimit override_limit(Manager *m, const OverrideClient *c);
 
-/* Begin an override of class c on the pinned owner. Takes *owner (the book
- * keeps it or closes it; *owner is TASK_REF_NULL afterwards). -EBUSY: the
- * owner is real-time; -EMFILE: a new owner would eat into the reserve;
- * -ESRCH: it exited. */
-int override_begin(Manager *m, OverrideClient *client, TaskRef *owner, QClass c, uint64_t *ret_id);
+/* Who lends what: the caller's process, its waiting thread (pinned by its
+ * start time), the class lent, and the lock the waiter sleeps on (its
+ * address in the process; 0 when the lender did not say). */
+typedef struct OverrideLoan {
+        pid_t tgid;
+        pid_t waiter;
+        uint64_t waiter_start;
+        uint64_t lock;
+        QClass c;
+} OverrideLoan;
+
+/* Begin an override on the pinned owner. Takes *owner (the book keeps it
+ * or closes it; *owner is TASK_REF_NULL afterwards). If the owner itself
+ * sleeps on a lock of the same process that qosd knows of (a loan of the
+ * owner's that named it), the loan goes on to that lock's owner, and so on
+ * (OVERRIDE_CHAIN_MAX owners at most); ret_hops (room for
+ * OVERRIDE_CHAIN_MAX - 1, may be NULL) gets those further owners' TIDs.
+ * -EBUSY: the owner is real-time; -EMFILE: a new owner would eat into the
+ * reserve; -ESRCH: it exited. */
+int override_begin(Manager *m, OverrideClient *client, TaskRef *owner, const OverrideLoan *loan,
+                   uint64_t *ret_id, pid_t *ret_hops, size_t *ret_n_hops);
 
 /* End override id if sender holds it, restoring its owner when it was the
  * last. -ENOENT: no such override of sender's; -ESRCH: ended, but its
@@ -66,3 +87,40 @@ int override_end(Manager *m, const char *sender, uint64_t id, pid_t *ret_tid);
 
 /* Counted refusals for a limit (the OverridesLimited property). */
 void override_count_limited(Manager *m);
+
+/* What the rules see of a thread that has overrides (override-view.c): its
+ * base stands for it. If the pinned task has overrides and *cur is what
+ * they left on it, *cur becomes the base and true is returned; a thread
+ * someone else changed since keeps what it has (false). */
+bool override_base_view(Manager *m, const TaskRef *ref, TaskAttr *cur);
+
+/* Give the pinned task a new base (a rule, a reload, SetThreadClass, a
+ * restore): 1 if it has overrides - its base is now *want, and it runs at
+ * the higher of that and its overrides (res is that apply's, with
+ * res->after the base) -, 0 if it has none (the caller applies), <0 errno. */
+int override_rebase(Manager *m, const TaskRef *ref, const TaskAttr *want, ApplyResult *res);
+
+/* The class the thread has of its own: its base's if it has overrides, else
+ * what cur (read now) shows. A lender lends that, not what it was lent. */
+QClass override_own_class(Manager *m, const TaskRef *ref, const TaskAttr *cur);
+
+/* One loan on a thread, as explain and ListLoans show it. */
+typedef struct LoanInfo {
+        pid_t pid;              /* the process (lender and owner are both its) */
+        pid_t owner;
+        pid_t lender;           /* whose class it is */
+        pid_t via;              /* 0: lent directly; else the thread that sleeps on lock */
+        uint64_t lock;          /* 0: not known */
+        QClass c;
+        QClass base_class;      /* the owner's, without overrides */
+        QClass lender_class;    /* the lender's own (its base if it has loans) */
+} LoanInfo;
+
+/* Every loan qosd holds, or those on thread tid (pinned by start) when tid
+ * is not 0; a new array in *ret. */
+int override_loans(Manager *m, pid_t tid, uint64_t start, LoanInfo **ret, size_t *ret_n);
+
+/* The base and the class it runs at of a thread with overrides; -ENOENT
+ * if it has none. */
+int override_owner_state(Manager *m, pid_t tid, uint64_t start, TaskAttr *ret_base, QClass *ret_base_class,
+                         QClass *ret_now);

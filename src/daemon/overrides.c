@@ -3,12 +3,14 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "broker-args.h"
 #include "broker.h"
 #include "bus-protocol.h"
 #include "caller-identity.h"
 #include "class-table.h"
 #include "kernel-caps.h"
 #include "log.h"
+#include "macro.h"
 #include "override-book.h"
 #include "overrides.h"
 #include "proc.h"
@@ -70,24 +72,21 @@ static int refuse(sd_bus_error *error, int r, pid_t waiter, pid_t owner) {
         }
 }
 
-int method_begin_override(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
-        Manager *m = userdata;
-        int32_t waiter, owner;
-        uint64_t waiter_start, owner_start, id;
-        const char *class_name;
+/* BeginOverride and BeginLockOverride: one body, the lock optional. */
+static int begin_override(sd_bus_message *msg, Manager *m, bool with_lock, sd_bus_error *error) {
+        BeginOverrideArgs a;
         TaskRef wref = TASK_REF_NULL, oref = TASK_REF_NULL;
         TaskAttr wattr;
         OverrideClient *client;
         Caller caller;
+        pid_t hops[OVERRIDE_CHAIN_MAX - 1];
+        size_t n_hops = 0;
+        uint64_t id;
         int r;
 
-        r = sd_bus_message_read(msg, QOS_BUS_SIGNATURE_BEGIN_OVERRIDE, &waiter, &waiter_start, &owner,
-                                &owner_start, &class_name);
+        r = broker_read_begin_override(msg, with_lock, &a, error);
         if (r < 0)
                 return r;
-        int asked = qclass_from_string(class_name);
-        if (asked < 0 || !qclass_is_valid(asked) || waiter <= 0 || owner <= 0)
-                return refuse(error, -EINVAL, waiter, owner);
         if (!override_book(m))
                 return -ENOMEM;
         /* Who asks, as SetThreadClass knows it: the bus's PID only if that
@@ -97,7 +96,7 @@ int method_begin_override(sd_bus_message *msg, void *userdata, sd_bus_error *err
                 return r;
         r = override_client_get(m, msg, caller.uid, &client);
         if (r < 0)
-                return refuse(error, r, waiter, owner);
+                return refuse(error, r, a.waiter, a.owner);
         /* Before any work on the threads: a client at its limit costs a
          * lookup per call. */
         OverrideLimit limit = override_limit(m, client);
@@ -105,24 +104,30 @@ int method_begin_override(sd_bus_message *msg, void *userdata, sd_bus_error *err
                 return refuse_limit(m, error, limit, caller.uid);
 
         /* Both threads the caller's own, pinned by start time; the waiter
-         * lends what the kernel says it has now - never more. */
-        r = check_own(&caller, waiter, waiter_start, &wref);
+         * lends what it has now - never more. A waiter that names its lock
+         * lends no more than its own class either (its base, if it was lent
+         * more): what it was lent reaches the owner along the chain. */
+        r = check_own(&caller, a.waiter, a.waiter_start, &wref);
         if (r >= 0)
-                r = check_own(&caller, owner, owner_start, &oref);
+                r = check_own(&caller, a.owner, a.owner_start, &oref);
         if (r >= 0)
                 r = task_ref_read_attr(&wref, &wattr);
+        QClass has = r >= 0 ? class_from_attr(&wattr, kernel_caps()) : QCLASS_UNSPECIFIED;
+        if (r >= 0 && with_lock)
+                has = qclass_min(has, override_own_class(m, &wref, &wattr));
         task_ref_close(&wref);
         if (r < 0) {
                 task_ref_close(&oref);
-                return refuse(error, r, waiter, owner);
+                return refuse(error, r, a.waiter, a.owner);
         }
-        QClass lent = qclass_min((QClass) asked, class_from_attr(&wattr, kernel_caps()));
+        OverrideLoan loan = { .tgid = caller.pid, .waiter = a.waiter, .waiter_start = a.waiter_start,
+                              .lock = a.lock, .c = qclass_min(a.class, has) };
 
-        r = override_begin(m, client, &oref, lent, &id);
+        r = override_begin(m, client, &oref, &loan, &id, hops, &n_hops);
         if (r == -EMFILE)
                 return refuse_limit(m, error, OVERRIDE_LIMIT_FDS, caller.uid);
         if (r < 0)
-                return refuse(error, r, waiter, owner);
+                return refuse(error, r, a.waiter, a.owner);
         /* As for SetThreadClass: the process judged must still be the one
          * that asked, or the override was lent on someone else's word. */
         if (caller_recheck(&caller) < 0) {
@@ -131,9 +136,30 @@ int method_begin_override(sd_bus_message *msg, void *userdata, sd_bus_error *err
                 return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
                                         "The caller exited while its override was begun.");
         }
-        log_debug("override %" PRIu64 ": thread %d lends %s to thread %d", id, waiter, qclass_to_string(lent),
-                  owner);
-        return sd_bus_reply_method_return(msg, "ts", id, qclass_to_string(lent));
+        log_debug("override %" PRIu64 ": thread %d lends %s to thread %d (lock %#" PRIx64 ", %zu more on its chain)",
+                  id, a.waiter, qclass_to_string(loan.c), a.owner, a.lock, n_hops);
+        if (!with_lock)
+                return sd_bus_reply_method_return(msg, "ts", id, qclass_to_string(loan.c));
+
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+        r = sd_bus_message_new_method_return(msg, &reply);
+        if (r >= 0)
+                r = sd_bus_message_append(reply, "ts", id, qclass_to_string(loan.c));
+        if (r >= 0) {
+                int32_t tids[OVERRIDE_CHAIN_MAX - 1];
+                for (size_t i = 0; i < n_hops; i++)
+                        tids[i] = hops[i];
+                r = sd_bus_message_append_array(reply, 'i', tids, n_hops * sizeof *tids);
+        }
+        return r < 0 ? r : sd_bus_send(NULL, reply, NULL);
+}
+
+int method_begin_override(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        return begin_override(msg, userdata, false, error);
+}
+
+int method_begin_lock_override(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        return begin_override(msg, userdata, true, error);
 }
 
 int method_end_override(sd_bus_message *msg, void *userdata, sd_bus_error *error) {

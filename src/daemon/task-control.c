@@ -9,10 +9,19 @@
 #include "kernel-caps.h"
 #include "log.h"
 #include "macro.h"
+#include "override-book.h"
 #include "policy.h"
 #include "proc.h"
 #include "task-control.h"
 #include "task-ref.h"
+
+/* On a thread with loans what the rules decide is its base; the loans stay
+ * on top until they end (override_base_view, override_rebase). */
+static int apply_or_rebase(Manager *m, const TaskRef *ref, const TaskAttr *want, unsigned mask,
+                           ApplyResult *res) {
+        int r = override_rebase(m, ref, want, res);
+        return r == 0 ? task_ref_apply(ref, want, mask, res) : r < 0 ? r : 0;
+}
 
 static void task_ref_closep(TaskRef *r) {
         task_ref_close(r);
@@ -200,6 +209,7 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
                 control_forget(m, tid);
                 return 0;
         }
+        (void) override_base_view(m, &ref, &cur);
         r = control_decide(m, p, comm, &d);
         if (r < 0)
                 return log_error_errno(r, "matching thread %d failed: %m", (int) tid);
@@ -279,7 +289,7 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
         /* Write-ahead: the original is on disk before the task changes. */
         state_file_append(&m->state, e);
 
-        r = task_ref_apply(&ref, &want, KNOBS_ALL, &res);
+        r = apply_or_rebase(m, &ref, &want, KNOBS_ALL, &res);
         if (r == -ESRCH || r == -EBUSY) {
                 if (r == -EBUSY)
                         m->counters.realtime_skipped++;
@@ -319,6 +329,7 @@ int control_request(Manager *m, pid_t tid, uint64_t start_time, pid_t tgid, QCla
                 control_forget(m, tid);
                 return -ESRCH;
         }
+        (void) override_base_view(m, &ref, &cur);
         if (task_attr_is_realtime(&cur))
                 return -EBUSY;
         TaskEntry *e = entry_for(m, &ref);
@@ -344,7 +355,7 @@ int control_request(Manager *m, pid_t tid, uint64_t start_time, pid_t tgid, QCla
                 return r;
         state_file_append(&m->state, e);
 
-        r = task_ref_apply(&ref, &want, KNOBS_ALL, &res);
+        r = apply_or_rebase(m, &ref, &want, KNOBS_ALL, &res);
         if (r < 0) {
                 control_forget(m, tid);
                 return r;
@@ -446,12 +457,13 @@ int control_restore(Manager *m, TaskEntry *e, const char *why) {
                 control_forget(m, tid);
                 return 0;
         }
+        (void) override_base_view(m, &ref, &cur);
         if (task_attr_is_realtime(&cur) || changed_by_someone_else(e, &cur)) {
                 mark_foreign(m, e, &cur);
                 registry_remove(&m->tasks, tid);
                 return 0;
         }
-        r = task_ref_apply(&ref, &e->orig, KNOBS_ALL & ~e->unsupported, &res);
+        r = apply_or_rebase(m, &ref, &e->orig, KNOBS_ALL & ~e->unsupported, &res);
         if (r >= 0 && res.failed) {
                 char knobs[128];
                 log_warning("thread %d: could not restore %s: %s", (int) tid,

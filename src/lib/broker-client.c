@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 #include <stdarg.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "broker-client.h"
@@ -139,15 +140,9 @@ int broker_set_thread_class(pid_t tid, QClass c, int relpri, QClass *ret_granted
         return r;
 }
 
-static int begin_override_locked(pid_t waiter, uint64_t waiter_start, pid_t owner, uint64_t owner_start,
-                                 QClass c, uint64_t *ret_id, QClass *ret_lent) {
-        _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+/* The class qosd lent: never more than asked. */
+static int read_lent(sd_bus_message *reply, QClass c, uint64_t *ret_id, QClass *ret_lent) {
         const char *lent;
-        int r = call_qosd_locked(QOS_BUS_METHOD_BEGIN_OVERRIDE, &reply, QOS_BUS_SIGNATURE_BEGIN_OVERRIDE,
-                                 (int32_t) waiter, waiter_start, (int32_t) owner, owner_start,
-                                 qclass_to_string(c));
-        if (r < 0)
-                return r;
         if (sd_bus_message_read(reply, "ts", ret_id, &lent) < 0 || *ret_id == 0)
                 return -EPROTO;
         int l = qclass_from_string(lent);
@@ -157,7 +152,44 @@ static int begin_override_locked(pid_t waiter, uint64_t waiter_start, pid_t owne
         return 0;
 }
 
-int broker_begin_override(pid_t owner, QClass c, uint64_t *ret_id, QClass *ret_lent) {
+static int begin_override_locked(pid_t waiter, uint64_t waiter_start, pid_t owner, uint64_t owner_start,
+                                 QClass c, uint64_t lock, uint64_t *ret_id, QClass *ret_lent, pid_t *ret_chain,
+                                 size_t *ret_n) {
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+        const void *chain;
+        size_t size;
+        int r = -EOPNOTSUPP;
+        *ret_n = 0;
+        if (lock != 0)
+                r = call_qosd_locked(QOS_BUS_METHOD_BEGIN_LOCK_OVERRIDE, &reply,
+                                     QOS_BUS_SIGNATURE_BEGIN_LOCK_OVERRIDE, (int32_t) waiter, waiter_start,
+                                     (int32_t) owner, owner_start, qclass_to_string(c), lock);
+        /* Without a lock, or a qosd older than BeginLockOverride. */
+        if (r == -EOPNOTSUPP) {
+                r = call_qosd_locked(QOS_BUS_METHOD_BEGIN_OVERRIDE, &reply, QOS_BUS_SIGNATURE_BEGIN_OVERRIDE,
+                                     (int32_t) waiter, waiter_start, (int32_t) owner, owner_start,
+                                     qclass_to_string(c));
+                return r < 0 ? r : read_lent(reply, c, ret_id, ret_lent);
+        }
+        if (r >= 0)
+                r = read_lent(reply, c, ret_id, ret_lent);
+        if (r < 0)
+                return r;
+        /* The owners qosd lent to along the chain it knows. */
+        if (sd_bus_message_read_array(reply, 'i', &chain, &size) < 0 ||
+            size / sizeof(int32_t) > QOS_MUTEX_CHAIN_MAX - 1)
+                return -EPROTO;
+        for (size_t i = 0; i < size / sizeof(int32_t); i++) {
+                int32_t t;
+                memcpy(&t, (const char *) chain + i * sizeof t, sizeof t);
+                ret_chain[i] = t;
+        }
+        *ret_n = size / sizeof(int32_t);
+        return 0;
+}
+
+int broker_begin_override(pid_t owner, QClass c, uint64_t lock, uint64_t *ret_id, QClass *ret_lent,
+                          pid_t *ret_chain, size_t *ret_n) {
         uint64_t waiter_start, owner_start;
         pid_t waiter = gettid();
         int r = proc_start_time(waiter, &waiter_start);
@@ -167,7 +199,8 @@ int broker_begin_override(pid_t owner, QClass c, uint64_t *ret_id, QClass *ret_l
                 return r;
 
         lib_lock(LIB_LOCK_BUS);
-        r = begin_override_locked(waiter, waiter_start, owner, owner_start, c, ret_id, ret_lent);
+        r = begin_override_locked(waiter, waiter_start, owner, owner_start, c, lock, ret_id, ret_lent, ret_chain,
+                                  ret_n);
         lib_unlock(LIB_LOCK_BUS);
         return r;
 }

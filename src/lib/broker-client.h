@@ -25,6 +25,11 @@ int broker_set_thread_class(pid_t tid, QClass c, int relpri, QClass *ret_granted
 int broker_error_to_errno(const sd_bus_error *e, int r);
 
 /* Ask qosd to raise owner (of this process) to the lower of c and the
- * calling thread's class until broker_end_override(*ret_id). */
-int broker_begin_override(pid_t owner, QClass c, uint64_t *ret_id, QClass *ret_lent);
+ * calling thread's class until broker_end_override(*ret_id). lock: the
+ * address of the lock the calling thread sleeps on, held by owner (0: not
+ * one): qosd then lends on along the owners it knows to sleep on locks
+ * themselves, and puts their TIDs in ret_chain (room for
+ * QOS_MUTEX_CHAIN_MAX - 1), *ret_n of them. */
+int broker_begin_override(pid_t owner, QClass c, uint64_t lock, uint64_t *ret_id, QClass *ret_lent,
+                          pid_t *ret_chain, size_t *ret_n);
 int broker_end_override(uint64_t id);

@@ -67,12 +67,27 @@ int qos_mutex_destroy(qos_mutex_t *m) {
 }
 
 /* Lend through qosd: the call is made without LIB_LOCK_OVERRIDE, so the
- * owner may unlock meanwhile; it then leaves the handle to us. */
-static void lend_brokered(qos_override_t *o) {
+ * owner may unlock meanwhile; it then leaves the handle to us. lock: what
+ * this thread sleeps on, held by o's owner (NULL for a further hop). The
+ * first hop's reply says which further owners qosd reached along the
+ * chain it knows (covered); those cost no call of their own, and their
+ * handles hold nothing to end: qosd ends its chain with the first loan,
+ * or where a wait on it ends. */
+static void lend_brokered(qos_override_t *o, qos_mutex_t *lock, pid_t *covered, size_t *n_covered) {
         uint64_t id = 0;
         QClass lent;
-        int r = broker_begin_override(o->tid, o->c, &id, &lent);
-
+        int r = -EALREADY;
+        bool reached = false;
+        for (size_t i = 0; i < *n_covered; i++)
+                reached |= covered[i] == o->tid;
+        if (!reached && lock)
+                r = broker_begin_override(o->tid, o->c, (uint64_t) (uintptr_t) lock, &id, &lent, covered,
+                                          n_covered);
+        else if (!reached) {
+                pid_t none[QOS_MUTEX_CHAIN_MAX - 1];
+                size_t n_none;
+                r = broker_begin_override(o->tid, o->c, 0, &id, &lent, none, &n_none);
+        }
         lib_lock(LIB_LOCK_OVERRIDE);
         bool orphaned = o->orphaned;
         o->pending = false;
@@ -145,11 +160,13 @@ static void lend(qos_mutex_t *m, pid_t self, unsigned w, bool *waiting) {
         }
         lib_unlock(LIB_LOCK_OVERRIDE);
 
+        pid_t covered[QOS_MUTEX_CHAIN_MAX - 1];
+        size_t n_covered = 0;
         for (size_t i = 0; i < n; i++)
                 if (direct)
                         (void) override_settle(tids[i]);
                 else
-                        lend_brokered(hops[i]);
+                        lend_brokered(hops[i], i == 0 ? m : NULL, covered, &n_covered);
 }
 
 static int lock_slow(qos_mutex_t *m, pid_t self, const struct timespec *abstime) {

@@ -41,7 +41,9 @@ static int begin_brokered(pid_t tid, QClass c, qos_override_t **ret) {
         if (!o)
                 return -ENOMEM;
         QClass lent;
-        int r = broker_begin_override(tid, c, &o->daemon_id, &lent);
+        pid_t chain[QOS_MUTEX_CHAIN_MAX - 1];
+        size_t n;
+        int r = broker_begin_override(tid, c, 0, &o->daemon_id, &lent, chain, &n);
         if (r < 0) {
                 free(o);
                 return r;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* libFuzzer target for the broker's argument decoding (broker-args.c): the
  * input is turned into a real sd-bus method call with whatever signature
- * and values it spells, and both readers take it, as qosd's handlers do.
+ * and values it spells, and every reader takes it, as qosd's handlers do
+ * (SetThreadClass, BeginOverride and BeginLockOverride, an array of PIDs).
  * Input: a sequence of (type byte, payload): 'i' 4 bytes, 't' 8 bytes,
  * 's' a length byte and that many bytes, 'a' a count byte and 4 bytes per
  * element (an "ai"), 'b' 1 byte; any other byte ends the message. */
@@ -86,6 +87,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 } else if (!sd_bus_error_is_set(&error))
                         __builtin_trap(); /* every refusal says why */
                 sd_bus_error_free(&error);
+
+                /* BeginOverride and BeginLockOverride read the same bytes. */
+                for (int with_lock = 0; with_lock <= 1; with_lock++) {
+                        BeginOverrideArgs b;
+                        if (sd_bus_message_rewind(m, true) < 0)
+                                break;
+                        if (broker_read_begin_override(m, with_lock, &b, &error) >= 0) {
+                                if (b.waiter <= 0 || b.owner <= 0 || b.waiter_start == 0 || b.owner_start == 0 ||
+                                    !qclass_is_valid(b.class) || (with_lock && b.lock == 0) ||
+                                    (!with_lock && b.lock != 0))
+                                        __builtin_trap();
+                        } else if (!sd_bus_error_is_set(&error))
+                                __builtin_trap();
+                        sd_bus_error_free(&error);
+                }
 
                 pid_t *pids = NULL;
                 size_t n = 0;

@@ -321,6 +321,17 @@ attack_table() { # word n
         [ "$2" = 0 ] || fail "$2 $1"
 }
 
+# The overrides qosd holds (its ActiveOverrides property), and waiting for
+# a number of them.
+active() {
+        busctl --system get-property org.qosd.QoS1 /org/qosd/QoS1 org.qosd.QoS1.Manager ActiveOverrides |
+                awk '{print $2}'
+}
+active_is() { [ "$(active)" = "$1" ]; }
+wait_active() { # n message
+        wait_for active_is "$1" || fail "$2: qosd holds $(active) override(s), expected $1"
+}
+
 # One counter from `qosctl status`.
 qosd_status() { # name
         "$QOSCTL" status | awk -v n="$1" '$1 == n { print $2 }'

@@ -39,14 +39,6 @@ step() { # expected line
         next_line
         assert_eq "$REPLY" "$1" "client step"
 }
-active() {
-        busctl --system get-property org.qosd.QoS1 /org/qosd/QoS1 org.qosd.QoS1.Manager ActiveOverrides |
-                awk '{print $2}'
-}
-active_is() { [ "$(active)" = "$1" ]; }
-wait_active() { # n message
-        wait_for active_is "$1" || fail "$2: qosd holds $(active) override(s), expected $1"
-}
 
 # --- no qosd: the promotion cannot be made, nothing changes ----------
 client_start override

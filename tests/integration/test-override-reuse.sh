@@ -77,10 +77,6 @@ caller_stop() {
         exec 7>&- 8<&-
 }
 
-active() {
-        busctl --system get-property org.qosd.QoS1 /org/qosd/QoS1 org.qosd.QoS1.Manager ActiveOverrides |
-                awk '{print $2}'
-}
 none_active() { [ "$(active)" = 0 ]; }
 
 # PROGRAM... started under PID as USER (the PID must be free; a TID just

@@ -49,10 +49,52 @@ static void test_invalid(void **state) {
         assert_int_equal(check(1, 1, "utility", INT32_MAX), -EINVAL);
 }
 
+/* BeginOverride ("itits") and BeginLockOverride ("ititst"). */
+static void test_begin_override(void **state) {
+        BeginOverrideArgs a;
+        const char *why = NULL;
+        assert_int_equal(broker_check_begin_override(10, 1, 11, 2, "utility", false, 0, &a, &why), 0);
+        assert_int_equal(a.waiter, 10);
+        assert_int_equal(a.owner, 11);
+        assert_int_equal(a.waiter_start, 1);
+        assert_int_equal(a.owner_start, 2);
+        assert_int_equal(a.class, QCLASS_UTILITY);
+        assert_int_equal(a.lock, 0);
+        assert_int_equal(broker_check_begin_override(10, 1, 11, 2, "background", true, 0x7f00, &a, &why), 0);
+        assert_int_equal(a.lock, 0x7f00);
+        /* What BeginOverride always took, it still takes: libqos's names. */
+        assert_int_equal(broker_check_begin_override(10, 1, 11, 2, "ui", false, 0, &a, &why), 0);
+        assert_int_equal(a.class, QCLASS_USER_INTERACTIVE);
+        /* BeginOverride ignores a lock it does not have. */
+        assert_int_equal(broker_check_begin_override(10, 1, 11, 2, "utility", false, 5, &a, &why), 0);
+        assert_int_equal(a.lock, 0);
+
+        const struct {
+                int32_t w, o;
+                uint64_t ws, os;
+                const char *class;
+                bool with_lock;
+                uint64_t lock;
+        } bad[] = {
+                { 0, 11, 1, 2, "utility", false, 0 },     { 10, -1, 1, 2, "utility", false, 0 },
+                { 10, 11, 0, 2, "utility", false, 0 },    { 10, 11, 1, 0, "utility", false, 0 },
+                { 10, 11, 1, 2, "unspecified", false, 0 }, { 10, 11, 1, 2, "", false, 0 },
+                { 10, 11, 1, 2, NULL, false, 0 },         { 10, 11, 1, 2, "utility", true, 0 },
+        };
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+                why = NULL;
+                assert_int_equal(broker_check_begin_override(bad[i].w, bad[i].ws, bad[i].o, bad[i].os, bad[i].class,
+                                                             bad[i].with_lock, bad[i].lock, &a, &why),
+                                 -EINVAL);
+                assert_non_null(why);
+        }
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_valid),
                 cmocka_unit_test(test_invalid),
+                cmocka_unit_test(test_begin_override),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
