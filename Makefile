@@ -1,5 +1,5 @@
 # Thin wrapper so the README's commands stay short; meson does the work.
-.PHONY: all deps build demo check check-kernels soak bench clean
+.PHONY: all deps build demo check check-kernels soak bench deb clean
 
 all: build
 
@@ -22,6 +22,11 @@ bench: build
 	@scripts/install-bench-deps.sh
 	@bench/run.py --wait-quiet $${BENCH_WAIT:-0} $(if $(BENCH_QUICK),--quick) $(BENCH_ARGS)
 
+# The Debian packages in build-deb/ (debian/; scripts/deb.sh), checked
+# with lintian; DEB_BUILD_OPTIONS=nocheck skips the unit suite.
+deb:
+	@scripts/deb.sh
+
 check-kernels:
 	@scripts/check-kernels.sh
 
@@ -32,4 +37,4 @@ soak: build
 	@meson test -C build --setup soak --suite soak --verbose
 
 clean:
-	rm -rf build build-asan build-fuzz build-kernels
+	rm -rf build build-asan build-fuzz build-kernels build-deb

@@ -10,6 +10,9 @@ trap 'echo QOS-DONE' EXIT
 echo "# $(uname -r), systemd $(systemctl --version | awk 'NR == 1 { print $2 }'), bus: $(systemctl show -p Id --value dbus.service)"
 wait_until systemctl is-active -q user@$USER_ID.service || not_ok "user@$USER_ID.service is not running"
 
+# --- the Debian packages: install, enable, purge (before the staged install) ---
+. /mnt/qos/guest-deb.sh
+
 cp /usr/bin/yes /usr/local/bin/qos-hog
 cp /bin/dash /usr/local/bin/qos-build
 cp /usr/bin/yes /usr/local/bin/qos-mine

@@ -4,7 +4,8 @@
 # qemu (TCG) with systemd as PID 1, cgroup v2, a lingering user with their
 # own manager, apps started as `systemd-run --user --scope`. qosd is
 # installed from the build (meson install into a staging tree) and started
-# by its shipped unit. The tests run once with dbus-daemon as the system
+# by its shipped unit; first, the Debian packages (make deb) are installed
+# and purged with apt. The tests run once with dbus-daemon as the system
 # bus and once with dbus-broker. Ends with "N passed, N failed, N skipped".
 #
 # Usage: run.sh BUILD [SCRIPT] (SCRIPT: what the VM runs, default
@@ -33,7 +34,18 @@ rm -rf "$share"
 mkdir -p "$share"
 DESTDIR=$share/stage meson install -C "$build" --no-rebuild --quiet >/dev/null
 cp "$script" "$share/run"
-cp "$here/guest-lib.sh" "$here/guest-foreground.sh" "$share/"
+cp "$here/guest-lib.sh" "$here/guest-foreground.sh" "$here/guest-deb.sh" "$share/"
+# The tests' own script installs the Debian packages too (guest-deb.sh):
+# built by make deb's script unless build-deb/ has them for this source,
+# without the unit suite (make check runs it). A failed build leaves no
+# packages, which the guest reports as a failure.
+if [ "$script" = "$here/guest-tests.sh" ]; then
+        mkdir -p "$share/deb"
+        if DEB_BUILD_OPTIONS="nocheck ${DEB_BUILD_OPTIONS:-}" "$src/scripts/deb.sh" --if-stale; then
+                cp "$src"/build-deb/*.deb "$share/deb/"
+                rm -f "$share"/deb/*-dbgsym_*.deb
+        fi
+fi
 [ -n "${QOS_VM_FILES:-}" ] && cp -r $QOS_VM_FILES "$share/"
 chmod -R a+rX "$share"
 
