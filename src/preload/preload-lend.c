@@ -40,7 +40,6 @@ typedef struct Loan {
 
 static Loan loans[LOANS_MAX];
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool lend_on;
 static unsigned long n_lent; /* under table_lock; for QOS_PRELOAD_DEBUG */
 
 /* gettid() is a system call; the slow paths need the TID more than once.
@@ -51,10 +50,6 @@ static _Thread_local bool lent_pending __attribute__((tls_model("initial-exec"))
 /* This thread is lending or ending: the locks it takes meanwhile (ours,
  * libqos's, sd-bus's) are passed straight to glibc. */
 static _Thread_local bool in_lend __attribute__((tls_model("initial-exec")));
-
-bool preload_lend_enabled(void) {
-        return __atomic_load_n(&lend_on, __ATOMIC_RELAXED);
-}
 
 pid_t preload_self_tid(void) {
         if (__builtin_expect(tid_cache == 0, 0))
@@ -185,17 +180,31 @@ static void fork_child(void) {
 
 void preload_lend_init(void) {
         const char *why, *v = secure_getenv("QOS_PRELOAD_LEND");
+        mutex_fn lock = real_pthread_mutex_lock(), unlock = real_pthread_mutex_unlock();
 
+        /* The fast paths jump to glibc directly from now on, lending or not. */
+        if (lock && unlock) {
+                preload_lending.lock = lock;
+                preload_lending.unlock = unlock;
+        }
         if (v && strcmp(v, "0") == 0) {
                 preload_log("lending: off (QOS_PRELOAD_LEND=0)");
                 return;
         }
-        if (!glibc_mutex_layout_check(real_pthread_mutex_lock(), real_pthread_mutex_unlock(), &why)) {
+        if (!glibc_mutex_layout_check(lock, unlock, &why)) {
                 preload_log("lending: off, %s", why);
                 return;
         }
-        if (!real_pthread_mutex_timedlock() || !real_pthread_cond_wait() ||
-            !real_pthread_cond_timedwait()) {
+        PreloadLending l = {
+                .lock = lock,
+                .unlock = unlock,
+                .timedlock = real_pthread_mutex_timedlock(),
+                .clocklock = real_pthread_mutex_clocklock(),
+                .cond_wait = real_pthread_cond_wait(),
+                .cond_timedwait = real_pthread_cond_timedwait(),
+                .cond_clockwait = real_pthread_cond_clockwait(),
+        };
+        if (!l.timedlock || !l.clocklock || !l.cond_wait || !l.cond_timedwait || !l.cond_clockwait) {
                 preload_log("lending: off, the C library lacks a call it wraps");
                 return;
         }
@@ -203,6 +212,7 @@ void preload_lend_init(void) {
                 preload_log("lending: off, pthread_atfork failed");
                 return;
         }
-        __atomic_store_n(&lend_on, true, __ATOMIC_RELEASE);
+        preload_lending = l;
+        __atomic_store_n(&preload_lending.on, true, __ATOMIC_RELEASE);
         preload_log("lending: on");
 }

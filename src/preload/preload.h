@@ -64,7 +64,27 @@ cond_clock_fn real_pthread_cond_clockwait(void);
  * constructor found a rule, glibc's mutex layout the known one and
  * QOS_PRELOAD_LEND not 0. */
 void preload_lend_init(void);
-bool preload_lend_enabled(void);
+
+/* What the wrappers read, one cache line, written by the constructor:
+ * glibc's calls resolved once, so that an uncontended lock or unlock is a
+ * load of the lock word, a compare and a jump to glibc (.lock and .unlock
+ * start as calls through the real_*() lookups, for calls made before the
+ * constructor; the others are used only once .on is set). */
+typedef struct PreloadLending {
+        bool on;
+        mutex_fn lock, unlock;
+        mutex_timed_fn timedlock;
+        mutex_clock_fn clocklock;
+        cond_wait_fn cond_wait;
+        cond_timed_fn cond_timedwait;
+        cond_clock_fn cond_clockwait;
+} PreloadLending;
+extern PreloadLending preload_lending;
+
+static inline bool preload_lend_enabled(void) {
+        return __builtin_expect(__atomic_load_n(&preload_lending.on, __ATOMIC_ACQUIRE), 1);
+}
+
 pid_t preload_self_tid(void);
 /* The caller is about to wait on m: lend to its owner if the owner's class
  * is below ours. */

@@ -95,8 +95,9 @@ grep -q "lending: off (QOS_PRELOAD_LEND=0)" "$LOG" || fail "QOS_PRELOAD_LEND=0 n
 ok "glibc's results are the same plain, preloaded and with lending off ($(wc -l <"$TEST_TMP/sem-plain.mutex") mutex lines)"
 
 : >"$LOG"
-out=$("${pre[@]}" "$PLAIN" stress 3000)
-assert_eq "$out" "stress total 18000 expected 18000" "stress"
+out=$("${pre[@]}" "$PLAIN" stress 1000)
+assert_eq "$out" "stress total 6000 expected 6000" "stress"
+[ "$(loans)" -gt 0 ] || fail "stress: no loans"
 all_ended stress
 ok "stress: counts kept, $(loans) loans, all ended"
 
@@ -110,8 +111,8 @@ if [ -x "$TSAN/tests/helpers/qos-plain-mutex" ] && [ -f "$TSAN/src/preload/libqo
         : >"$LOG"
         out=$(env LD_PRELOAD="$tsan:$TSAN/src/preload/libqos-preload.so" QOS_ROOT="$QOSD_ROOT" \
                 QOS_PRELOAD_DEBUG="$LOG" TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
-                setarch -R "$PLAIN" stress 1000 2>"$TEST_TMP/tsan.err") || fail "TSan: $(cat "$TEST_TMP/tsan.err")"
-        assert_eq "$out" "stress total 6000 expected 6000" "stress under TSan"
+                setarch -R "$PLAIN" stress 300 2>"$TEST_TMP/tsan.err") || fail "TSan: $(cat "$TEST_TMP/tsan.err")"
+        assert_eq "$out" "stress total 1800 expected 1800" "stress under TSan"
         ! grep -q "WARNING: ThreadSanitizer" "$TEST_TMP/tsan.err" || fail "TSan: $(cat "$TEST_TMP/tsan.err")"
         all_ended "TSan stress"
         ok "stress under ThreadSanitizer: no report, $(loans) loans"

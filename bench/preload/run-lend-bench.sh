@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The preload's lending figure, on an unmodified pthread_mutex_t program
+# (bench-plain-mutex) whose threads the rules give classes. Root (loans
+# applied directly, the scenario's session isolated); no qosd.
+#
+#  - priority inversion: REPS runs of SECONDS each way, taking turns:
+#    preloaded with lending off (QOS_PRELOAD_LEND=0: the same classes,
+#    applied by the same preload, nothing lent) and with lending on.
+#    Lock-wait p50/p99/max per run, then the median p99 of each.
+#  - uncontended lock+unlock: UNC_RUNS processes each way, taking turns,
+#    not preloaded at all and preloaded (lending on); CPU ns per pair,
+#    median and range.
+#
+#   bench/preload/run-lend-bench.sh [BUILD] [REPS] [SECONDS] [UNC_RUNS] [MILLIONS]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+B=${1:-build}
+REPS=${2:-5}
+SECS=${3:-10}
+UNC_RUNS=${4:-21}
+MILLIONS=${5:-10}
+export QOSD=$PWD/$B/src/daemon/qosd QOSCTL=$PWD/$B/src/cli/qosctl QOS_SOURCE_ROOT=$PWD
+export QOS_TEST_THREADS=$PWD/$B/tests/helpers/qos-test-threads QOS_PRELOAD=$PWD/$B/src/preload/libqos-preload.so
+source tests/integration/lib.sh
+require_root
+qosd_root_init
+BENCH=$QOSD_BIN/bench-plain-mutex
+cp "$PWD/$B/bench/preload/bench-plain-mutex" "$BENCH"
+write_rule bench "$BENCH" - "ui-*" user-interactive "bg-*" background
+pre=(env "$(preload_env)" "QOS_ROOT=$QOSD_ROOT")
+
+# p50 p99 max of the numbers in a file (µs in, ms out).
+stats() {
+        sort -n "$1" | awk '{ v[NR] = $1 } END {
+                printf "%8d %8.3f %8.3f %8.3f", NR, v[int((NR - 1) * 0.5) + 1] / 1000,
+                        v[int((NR - 1) * 0.99) + 1] / 1000, v[NR] / 1000 }'
+}
+median_range() { # file: "median (min-max)"
+        sort -n "$1" | awk '{ v[NR] = $1 } END { printf "%.3f (%.3f-%.3f)", v[int((NR + 1) / 2)], v[1], v[NR] }'
+}
+
+echo "priority inversion: ui-probe vs a background holder (1 ms of CPU per hold), 2 x nproc background hogs,"
+echo "$REPS x $SECS s each way, taking turns; lock wait in ms"
+printf "%-4s %-12s %8s %8s %8s %8s\n" run lending samples p50 p99 max
+: >"$TEST_TMP/p99.off"
+: >"$TEST_TMP/p99.on"
+for ((r = 1; r <= REPS; r++)); do
+        for lend in off on; do
+                flag=1
+                [ "$lend" = on ] || flag=0
+                setsid -w "${pre[@]}" QOS_PRELOAD_LEND=$flag "$BENCH" inversion "$SECS" \
+                        >"$TEST_TMP/waits" 2>"$TEST_TMP/summary"
+                line=$(stats "$TEST_TMP/waits")
+                printf "%-4s %-12s %s   %s\n" "$r" "$lend" "$line" "$(cat "$TEST_TMP/summary")"
+                awk '{ print $3 }' <<<"$line" >>"$TEST_TMP/p99.$lend"
+        done
+done
+off=$(median_range "$TEST_TMP/p99.off")
+on=$(median_range "$TEST_TMP/p99.on")
+echo "p99 median (range), ms: lending off $off, on $on; ratio of medians $(awk -v a="${off%% *}" -v b="${on%% *}" 'BEGIN { printf "%.1f", a / b }')x"
+echo
+
+echo "uncontended lock+unlock: $UNC_RUNS processes each way, taking turns, $MILLIONS M pairs each, CPU ns per pair"
+: >"$TEST_TMP/ns.plain"
+: >"$TEST_TMP/ns.preload"
+for ((r = 1; r <= UNC_RUNS; r++)); do
+        "$BENCH" uncontended "$MILLIONS" >>"$TEST_TMP/ns.plain"
+        "${pre[@]}" "$BENCH" uncontended "$MILLIONS" >>"$TEST_TMP/ns.preload"
+done
+plain=$(median_range "$TEST_TMP/ns.plain")
+preload=$(median_range "$TEST_TMP/ns.preload")
+echo "plain glibc: $plain; preloaded: $preload; preloaded/plain medians $(awk -v a="${preload%% *}" -v b="${plain%% *}" 'BEGIN { printf "%.3f", a / b }')"
