@@ -96,9 +96,16 @@ void preload_lend_before_wait(pthread_mutex_t *m) {
                 return;
         in_lend = true;
         qos_override_t *o = NULL;
-        if (glibc_mutex_mark_waiters(m, owner) && lend_decision(self, owner, &mine) &&
-            qos_override_begin(owner, class_to_apple(mine), &o) < 0)
-                o = NULL;
+        int r = 0;
+        if (!glibc_mutex_mark_waiters(m, owner))
+                r = -EAGAIN; /* released meanwhile */
+        else if (!lend_decision(self, owner, &mine))
+                r = -EALREADY; /* the owner is at our class or above */
+        else
+                r = qos_override_begin(owner, class_to_apple(mine), &o);
+        if (r < 0)
+                preload_log("lend tid=%d to=%d: %s", (int) self, (int) owner,
+                            r == -EAGAIN ? "released meanwhile" : r == -EALREADY ? "not below us" : strerror(-r));
         if (o) {
                 table_enter();
                 for (size_t i = 0; i < LOANS_MAX && glibc_mutex_held_with_waiters(m, owner); i++)
