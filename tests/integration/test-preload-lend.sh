@@ -12,8 +12,8 @@
 #  - glibc's results (every type, EDEADLK, EBUSY, EOWNERDEAD, condition
 #    variables with spurious wake-ups, fork() with locks held) are the
 #    same plain and preloaded, and with lending switched off;
-#  - a stress run keeps its counts and ends every loan (under the
-#    sanitizer build when meson runs this from build-asan; TSan below).
+#  - a stress run keeps its counts and ends every loan (under ASan and
+#    UBSan when meson runs this from build-asan).
 source "$(dirname "$0")/lib.sh"
 require_root
 qosd_root_init
@@ -100,22 +100,3 @@ assert_eq "$out" "stress total 6000 expected 6000" "stress"
 [ "$(loans)" -gt 0 ] || fail "stress: no loans"
 all_ended stress
 ok "stress: counts kept, $(loans) loans, all ended"
-
-# ThreadSanitizer: a separate build of the preload and the helper
-# (scripts/build-tsan.sh), used when it exists; the whole suite is not
-# built with -fsanitize=thread.
-TSAN=${QOS_TSAN_BUILD:-$QOS_SOURCE_ROOT/build-tsan}
-if [ -x "$TSAN/tests/helpers/qos-plain-mutex" ] && [ -f "$TSAN/src/preload/libqos-preload.so" ]; then
-        cp "$TSAN/tests/helpers/qos-plain-mutex" "$PLAIN"
-        tsan=$(ldd "$TSAN/src/preload/libqos-preload.so" | awk '/libtsan/ { print $3 }')
-        : >"$LOG"
-        out=$(env LD_PRELOAD="$tsan:$TSAN/src/preload/libqos-preload.so" QOS_ROOT="$QOSD_ROOT" \
-                QOS_PRELOAD_DEBUG="$LOG" TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
-                setarch -R "$PLAIN" stress 300 2>"$TEST_TMP/tsan.err") || fail "TSan: $(cat "$TEST_TMP/tsan.err")"
-        assert_eq "$out" "stress total 1800 expected 1800" "stress under TSan"
-        ! grep -q "WARNING: ThreadSanitizer" "$TEST_TMP/tsan.err" || fail "TSan: $(cat "$TEST_TMP/tsan.err")"
-        all_ended "TSan stress"
-        ok "stress under ThreadSanitizer: no report, $(loans) loans"
-else
-        echo "no TSan build at $TSAN (scripts/build-tsan.sh makes one): TSan stage not run"
-fi
