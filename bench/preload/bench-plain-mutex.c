@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* An unmodified pthread program for the preload's lending figure
  * (run-lend-bench.sh): it never calls libqos; it names its threads and
- * the rules give them classes (ui-probe: user-interactive, bg-*:
- * background).
+ * the rules give them classes (ui-probe: user-interactive, bg-holder:
+ * background, hog: utility).
  *
  *   bench-plain-mutex inversion SECONDS
  *       ui-probe takes a pthread_mutex_t every 5 ms while bg-holder is
- *       inside it for 1 ms of CPU work, 2 x nproc bg-hog threads keep
- *       the CPUs busy. Prints every wait in µs, one per line, then a
+ *       inside it for 1 ms of CPU work, 2 x nproc utility hogs keep the
+ *       CPUs busy: they preempt the background holder, not the probe. Prints every wait in µs, one per line, then a
  *       summary line on stderr.
  *   bench-plain-mutex uncontended MILLIONS
  *       CPU time per lock+unlock pair on one pthread_mutex_t, a second
@@ -41,7 +41,7 @@ static void work_cpu_ms(double ms) {
 }
 
 static void *hog(void *arg) {
-        prctl(PR_SET_NAME, "bg-hog");
+        prctl(PR_SET_NAME, "hog");
         while (!stop)
                 ;
         return NULL;
@@ -83,11 +83,10 @@ static int inversion(int seconds) {
 
         if (nhogs > 64)
                 nhogs = 64;
-        prctl(PR_SET_NAME, "bg-main");
+        prctl(PR_SET_NAME, "ui-probe");
         for (int i = 0; i < nhogs; i++)
                 pthread_create(&hogs[i], NULL, hog, NULL);
         pthread_create(&h, NULL, holder, NULL);
-        prctl(PR_SET_NAME, "ui-probe");
         uint64_t end = now_ns(CLOCK_MONOTONIC) + (uint64_t) seconds * 1000000000u;
         while (now_ns(CLOCK_MONOTONIC) < end) {
                 usleep(5000);

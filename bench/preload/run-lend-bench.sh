@@ -4,7 +4,9 @@
 # (bench-plain-mutex) whose threads the rules give classes. Root (loans
 # applied directly, the scenario's session isolated); no qosd.
 #
-#  - priority inversion: REPS runs of SECONDS each way, taking turns:
+#  - priority inversion (utility hogs preempt the background holder while
+#    a user-interactive thread waits for it): REPS runs of SECONDS each
+#    way, taking turns:
 #    preloaded with lending off (QOS_PRELOAD_LEND=0: the same classes,
 #    applied by the same preload, nothing lent) and with lending on.
 #    Lock-wait p50/p99/max per run, then the median p99 of each.
@@ -27,7 +29,7 @@ require_root
 qosd_root_init
 BENCH=$QOSD_BIN/bench-plain-mutex
 cp "$PWD/$B/bench/preload/bench-plain-mutex" "$BENCH"
-write_rule bench "$BENCH" - "ui-*" user-interactive "bg-*" background
+write_rule bench "$BENCH" - "ui-*" user-interactive "bg-*" background "hog" utility
 pre=(env "$(preload_env)" "QOS_ROOT=$QOSD_ROOT")
 
 # p50 p99 max of the numbers in a file (µs in, ms out).
@@ -40,7 +42,7 @@ median_range() { # file: "median (min-max)"
         sort -n "$1" | awk '{ v[NR] = $1 } END { printf "%.3f (%.3f-%.3f)", v[int((NR + 1) / 2)], v[1], v[NR] }'
 }
 
-echo "priority inversion: ui-probe vs a background holder (1 ms of CPU per hold), 2 x nproc background hogs,"
+echo "priority inversion: ui-probe vs a background holder (1 ms of CPU per hold), 2 x nproc utility hogs,"
 echo "$REPS x $SECS s each way, taking turns; lock wait in ms"
 printf "%-4s %-12s %8s %8s %8s %8s\n" run lending samples p50 p99 max
 : >"$TEST_TMP/p99.off"
