@@ -12,7 +12,8 @@
 #  - glibc's results (every type, EDEADLK, EBUSY, EOWNERDEAD, condition
 #    variables with spurious wake-ups, fork() with locks held) are the
 #    same plain and preloaded, and with lending switched off;
-#  - a stress run keeps its counts and ends every loan (under ASan and
+#  - a stress run keeps its counts and ends every loan it made (how many
+#    depends on timing: the cases above are the ones that must lend) (under ASan and
 #    UBSan when meson runs this from build-asan).
 source "$(dirname "$0")/lib.sh"
 require_root
@@ -68,7 +69,9 @@ ok "PI and process-shared mutexes are left to glibc and the kernel"
 # rounds of lock/unlock and trylock/unlock on every type lent on.
 if command -v strace >/dev/null; then
         : >"$LOG"
-        "${pre[@]}" strace -f -qq -o "$TEST_TMP/strace" "$PLAIN" uncontended 100000 >"$TEST_TMP/unc.out"
+        # LeakSanitizer cannot run under ptrace (the ASan build).
+        "${pre[@]}" ASAN_OPTIONS=detect_leaks=0 strace -f -qq -o "$TEST_TMP/strace" "$PLAIN" uncontended 100000 \
+                >"$TEST_TMP/unc.out"
         assert_eq "$(tail -n 1 "$TEST_TMP/unc.out")" "settings unchanged" "uncontended: settings"
         grep -q 'write(1, "begin' "$TEST_TMP/strace" && grep -q 'write(1, "end' "$TEST_TMP/strace" ||
                 fail "the markers are not in strace's output"
@@ -97,6 +100,5 @@ ok "glibc's results are the same plain, preloaded and with lending off ($(wc -l 
 : >"$LOG"
 out=$("${pre[@]}" "$PLAIN" stress 1000)
 assert_eq "$out" "stress total 6000 expected 6000" "stress"
-[ "$(loans)" -gt 0 ] || fail "stress: no loans"
 all_ended stress
 ok "stress: counts kept, $(loans) loans, all ended"
