@@ -29,6 +29,8 @@
 
 #include <qos/qos.h>
 
+#include "bench-session.h"
+
 typedef struct Lock {
         const char *name;
         void (*lock)(void *l);
@@ -112,29 +114,13 @@ static double pct(const uint64_t *v, size_t n, double p) {
         return (double) v[i] / 1e6;
 }
 
-/* Other sessions' load (the machine is shared) would decide more than our
- * threads' classes do: autogroup gives each session an equal share. Run
- * under setsid(1) as root, the scenario's session gets autogroup nice -20,
- * the same for both locks; it only keeps the rest of the machine out. */
-static const char *isolate_session(void) {
-        FILE *f = fopen("/proc/self/autogroup", "we");
-        if (!f || getsid(0) != getpid()) {
-                if (f)
-                        fclose(f);
-                return "shared with other sessions (run under setsid as root to isolate)";
-        }
-        bool ok = fprintf(f, "-20\n") > 0;
-        ok = (fclose(f) == 0) && ok;
-        return ok ? "own session at autogroup nice -20" : "autogroup nice refused";
-}
-
 static void inversion(int seconds) {
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
         int nhogs = (int) (2 * ncpu);
         size_t cap = (size_t) seconds * 400 + 16;
         uint64_t *waits = calloc(cap, sizeof(*waits));
 
-        const char *group = isolate_session();
+        const char *group = bench_isolate_session();
         printf("priority inversion: user-interactive thread, background holder (1 ms of CPU per hold),\n"
                "%d background hogs on %ld CPUs, %d s per lock, %s;\nlock wait in ms (waited: > 10 us)\n",
                nhogs, ncpu, seconds, group);

@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench-session.h"
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static volatile bool stop;
 static int holding;
@@ -60,26 +62,11 @@ static void *holder(void *arg) {
         return NULL;
 }
 
-/* As in bench/inherit: the scenario's own session at autogroup nice -20
- * (run under setsid as root), so that other sessions' load on a shared
- * machine does not decide the tail. */
-static const char *isolate_session(void) {
-        FILE *f = fopen("/proc/self/autogroup", "we");
-        if (!f || getsid(0) != getpid()) {
-                if (f)
-                        fclose(f);
-                return "shared";
-        }
-        bool ok = fprintf(f, "-20\n") > 0;
-        ok = (fclose(f) == 0) && ok;
-        return ok ? "isolated" : "autogroup refused";
-}
-
 static int inversion(int seconds) {
         int nhogs = (int) (2 * sysconf(_SC_NPROCESSORS_ONLN));
         pthread_t hogs[64], h;
         size_t n = 0, waited = 0;
-        const char *group = isolate_session();
+        const char *group = bench_isolate_session();
 
         if (nhogs > 64)
                 nhogs = 64;
@@ -105,7 +92,7 @@ static int inversion(int seconds) {
         pthread_join(h, NULL);
         for (int i = 0; i < nhogs; i++)
                 pthread_join(hogs[i], NULL);
-        fprintf(stderr, "%zu samples, %zu waited > 10 us, %d hogs, session %s\n", n, waited, nhogs, group);
+        fprintf(stderr, "%zu samples, %zu waited > 10 us, %d hogs, %s\n", n, waited, nhogs, group);
         return 0;
 }
 
