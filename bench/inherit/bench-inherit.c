@@ -29,7 +29,7 @@
 
 #include <qos/qos.h>
 
-#include "bench-session.h"
+#include "bench-inversion.h"
 
 typedef struct Lock {
         const char *name;
@@ -59,19 +59,6 @@ static const Lock locks[] = {
         { "qos_mutex_t", q_lock, q_unlock, &qmutex },
 };
 
-static uint64_t now_ns(clockid_t clk) {
-        struct timespec ts;
-        clock_gettime(clk, &ts);
-        return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
-
-/* 1 ms of the calling thread's CPU time: preemption stretches it. */
-static void work_cpu_ms(double ms) {
-        uint64_t end = now_ns(CLOCK_THREAD_CPUTIME_ID) + (uint64_t) (ms * 1e6);
-        while (now_ns(CLOCK_THREAD_CPUTIME_ID) < end)
-                ;
-}
-
 static volatile bool stop;
 static const Lock *cur;
 static int holding;     /* the holder is inside its critical section */
@@ -96,7 +83,7 @@ static void *holder(void *arg) {
         while (!stop) {
                 cur->lock(cur->l);
                 __atomic_store_n(&holding, 1, __ATOMIC_RELAXED);
-                work_cpu_ms(1);
+                inversion_work_cpu_ms(1);
                 __atomic_store_n(&holding, 0, __ATOMIC_RELAXED);
                 cur->unlock(cur->l);
                 usleep(1000);
@@ -135,16 +122,16 @@ static void inversion(int seconds) {
                 set_self(QOS_CLASS_USER_INTERACTIVE);
 
                 size_t n = 0, waited = 0;
-                uint64_t end = now_ns(CLOCK_MONOTONIC) + (uint64_t) seconds * 1000000000u;
-                while (now_ns(CLOCK_MONOTONIC) < end && n < cap) {
+                uint64_t end = inversion_now_ns(CLOCK_MONOTONIC) + (uint64_t) seconds * 1000000000u;
+                while (inversion_now_ns(CLOCK_MONOTONIC) < end && n < cap) {
                         usleep(5000);
                         /* Come when the holder is inside: every sample is
                          * an inversion, not a lucky free lock. */
                         for (int i = 0; i < 2000 && !__atomic_load_n(&holding, __ATOMIC_RELAXED); i++)
                                 usleep(50);
-                        uint64_t t0 = now_ns(CLOCK_MONOTONIC);
+                        uint64_t t0 = inversion_now_ns(CLOCK_MONOTONIC);
                         cur->lock(cur->l);
-                        uint64_t t1 = now_ns(CLOCK_MONOTONIC);
+                        uint64_t t1 = inversion_now_ns(CLOCK_MONOTONIC);
                         cur->unlock(cur->l);
                         waits[n++] = t1 - t0;
                         waited += t1 - t0 > 10000;
@@ -185,12 +172,12 @@ static void uncontended(long millions) {
         pthread_create(&other, NULL, sleeper, NULL);
         for (int rep = 0; rep < UNCONTENDED_RUNS; rep++)
                 for (size_t k = 0; k < N_LOCKS; k++) {
-                        uint64_t t0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+                        uint64_t t0 = inversion_now_ns(CLOCK_THREAD_CPUTIME_ID);
                         for (long i = 0; i < n; i++) {
                                 locks[k].lock(locks[k].l);
                                 locks[k].unlock(locks[k].l);
                         }
-                        ns[k][rep] = (double) (now_ns(CLOCK_THREAD_CPUTIME_ID) - t0) / (double) n;
+                        ns[k][rep] = (double) (inversion_now_ns(CLOCK_THREAD_CPUTIME_ID) - t0) / (double) n;
                 }
         stop = true;
         pthread_join(other, NULL);
@@ -229,14 +216,14 @@ static void override_cost(int count) {
         int failed = 0;
         for (int i = 0; i < count; i++) {
                 qos_override_t *o;
-                uint64_t t0 = now_ns(CLOCK_MONOTONIC);
+                uint64_t t0 = inversion_now_ns(CLOCK_MONOTONIC);
                 int r = qos_override_begin(parked_tid, QOS_CLASS_UTILITY, &o);
                 if (r < 0) {
                         failed++;
                         continue;
                 }
                 qos_override_end(o);
-                v[i - failed] = now_ns(CLOCK_MONOTONIC) - t0;
+                v[i - failed] = inversion_now_ns(CLOCK_MONOTONIC) - t0;
         }
         int n = count - failed;
         stop = true;

@@ -24,23 +24,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench-session.h"
+#include "bench-inversion.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static volatile bool stop;
 static int holding;
-
-static uint64_t now_ns(clockid_t clk) {
-        struct timespec ts;
-        clock_gettime(clk, &ts);
-        return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
-
-static void work_cpu_ms(double ms) {
-        uint64_t end = now_ns(CLOCK_THREAD_CPUTIME_ID) + (uint64_t) (ms * 1e6);
-        while (now_ns(CLOCK_THREAD_CPUTIME_ID) < end)
-                ;
-}
 
 static void *hog(void *arg) {
         prctl(PR_SET_NAME, "hog");
@@ -54,7 +42,7 @@ static void *holder(void *arg) {
         while (!stop) {
                 pthread_mutex_lock(&lock);
                 __atomic_store_n(&holding, 1, __ATOMIC_RELAXED);
-                work_cpu_ms(1);
+                inversion_work_cpu_ms(1);
                 __atomic_store_n(&holding, 0, __ATOMIC_RELAXED);
                 pthread_mutex_unlock(&lock);
                 usleep(1000);
@@ -74,15 +62,15 @@ static int inversion(int seconds) {
         for (int i = 0; i < nhogs; i++)
                 pthread_create(&hogs[i], NULL, hog, NULL);
         pthread_create(&h, NULL, holder, NULL);
-        uint64_t end = now_ns(CLOCK_MONOTONIC) + (uint64_t) seconds * 1000000000u;
-        while (now_ns(CLOCK_MONOTONIC) < end) {
+        uint64_t end = inversion_now_ns(CLOCK_MONOTONIC) + (uint64_t) seconds * 1000000000u;
+        while (inversion_now_ns(CLOCK_MONOTONIC) < end) {
                 usleep(5000);
                 /* Come while the holder is inside: every sample an inversion. */
                 for (int i = 0; i < 2000 && !__atomic_load_n(&holding, __ATOMIC_RELAXED); i++)
                         usleep(50);
-                uint64_t t0 = now_ns(CLOCK_MONOTONIC);
+                uint64_t t0 = inversion_now_ns(CLOCK_MONOTONIC);
                 pthread_mutex_lock(&lock);
-                uint64_t t1 = now_ns(CLOCK_MONOTONIC);
+                uint64_t t1 = inversion_now_ns(CLOCK_MONOTONIC);
                 pthread_mutex_unlock(&lock);
                 printf("%.1f\n", (double) (t1 - t0) / 1e3);
                 n++;
@@ -107,12 +95,12 @@ static int uncontended(long millions) {
         pthread_t other;
 
         pthread_create(&other, NULL, sleeper, NULL);
-        uint64_t t0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+        uint64_t t0 = inversion_now_ns(CLOCK_THREAD_CPUTIME_ID);
         for (long i = 0; i < n; i++) {
                 pthread_mutex_lock(&lock);
                 pthread_mutex_unlock(&lock);
         }
-        double ns = (double) (now_ns(CLOCK_THREAD_CPUTIME_ID) - t0) / (double) n;
+        double ns = (double) (inversion_now_ns(CLOCK_THREAD_CPUTIME_ID) - t0) / (double) n;
         stop = true;
         pthread_join(other, NULL);
         printf("%.3f\n", ns);
