@@ -35,7 +35,7 @@
  * not process-shared, as far as __kind tells: glibc marks every robust
  * mutex process-shared (the kernel wakes robust waiters with shared
  * futexes), so a robust one is lent on, and the owner must then be a
- * thread of this process (qos_override_begin() checks with tgkill()). */
+ * thread of this process (the lender checks with tgkill()). */
 #define GLIBC_MUTEX_NOT_LENT (GLIBC_MUTEX_PI | GLIBC_MUTEX_PP | GLIBC_MUTEX_ELISION)
 
 static inline int glibc_mutex_kind(const pthread_mutex_t *m) {

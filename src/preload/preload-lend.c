@@ -24,10 +24,11 @@
 #include <unistd.h>
 
 #include "glibc-mutex.h"
+#include "kernel-caps.h"
 #include "lib-lock.h"
 #include "override.h"
-#include "class-map.h"
 #include "preload.h"
+#include "thread-id.h"
 
 #define LOANS_MAX 128
 
@@ -65,9 +66,32 @@ static void table_leave(void) {
         real_pthread_mutex_unlock()(&table_lock);
 }
 
+/* A loan on a thread of this process, applied at once. */
+static int loan_begin(pid_t tid, QClass c, qos_override_t **ret) {
+        int r = thread_id_check_own(tid);
+        if (r < 0)
+                return r;
+        lib_lock(LIB_LOCK_OVERRIDE);
+        r = override_push_locked(tid, c, ret);
+        lib_unlock(LIB_LOCK_OVERRIDE);
+        if (r < 0)
+                return r;
+        (void) override_settle(tid);
+        return 0;
+}
+
+static int loan_end(qos_override_t *o) {
+        lib_lock(LIB_LOCK_OVERRIDE);
+        override_pop_locked(o);
+        lib_unlock(LIB_LOCK_OVERRIDE);
+        int r = override_settle(o->tid);
+        free(o);
+        return r;
+}
+
 static void end_all(Loan *ended, size_t n, const char *by) {
         for (size_t i = 0; i < n; i++) {
-                int r = qos_override_end(ended[i].o);
+                int r = loan_end(ended[i].o);
                 preload_log("loan end tid=%d to=%d by=%s: %s", (int) ended[i].lender, (int) ended[i].holder, by,
                             r < 0 ? strerror(-r) : "ended");
         }
@@ -102,7 +126,7 @@ void preload_lend_before_wait(pthread_mutex_t *m) {
         else if (!lend_decision(self, owner, &mine))
                 r = -EALREADY; /* the owner is at our class or above */
         else
-                r = qos_override_begin(owner, class_to_apple(mine), &o);
+                r = loan_begin(owner, mine, &o);
         if (r < 0)
                 preload_log("lend tid=%d to=%d: %s", (int) self, (int) owner,
                             r == -EAGAIN ? "released meanwhile" : r == -EALREADY ? "not below us" : strerror(-r));
@@ -120,7 +144,7 @@ void preload_lend_before_wait(pthread_mutex_t *m) {
                 bool kept = !o;
                 /* Released meanwhile (or no room): the loan is over already. */
                 if (o)
-                        (void) qos_override_end(o);
+                        (void) loan_end(o);
                 preload_log("lend tid=%d to=%d class=%s: %s", (int) self, (int) owner, qclass_to_string(mine),
                             kept ? "lent" : "released meanwhile");
         }
@@ -213,6 +237,10 @@ void preload_lend_init(void) {
         };
         if (!l.timedlock || !l.clocklock || !l.cond_wait || !l.cond_timedwait || !l.cond_clockwait) {
                 preload_log("lending: off, the C library lacks a call it wraps");
+                return;
+        }
+        if (!kernel_caps()->privileged) {
+                preload_log("lending: off, no CAP_SYS_NICE (lending through qosd is not built in)");
                 return;
         }
         if (pthread_atfork(fork_prepare, fork_parent, fork_child) != 0) {
