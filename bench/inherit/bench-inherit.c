@@ -36,6 +36,8 @@
 
 #include <qos/qos.h>
 
+#include "bench-inversion.h"
+
 typedef struct Lock {
         const char *name;
         void (*lock)(void *l);
@@ -63,19 +65,6 @@ static const Lock locks[] = {
         { "pthread_mutex_t", p_lock, p_unlock, &pmutex },
         { "qos_mutex_t", q_lock, q_unlock, &qmutex },
 };
-
-static uint64_t now_ns(clockid_t clk) {
-        struct timespec ts;
-        clock_gettime(clk, &ts);
-        return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
-
-/* 1 ms of the calling thread's CPU time: preemption stretches it. */
-static void work_cpu_ms(double ms) {
-        uint64_t end = now_ns(CLOCK_THREAD_CPUTIME_ID) + (uint64_t) (ms * 1e6);
-        while (now_ns(CLOCK_THREAD_CPUTIME_ID) < end)
-                ;
-}
 
 static volatile bool stop;
 /* The holder works between holds instead of sleeping: it is always
@@ -107,11 +96,11 @@ static void *holder(void *arg) {
         while (!stop) {
                 cur->lock(cur->l);
                 __atomic_store_n(&holding, 1, __ATOMIC_RELAXED);
-                work_cpu_ms(1);
+                inversion_work_cpu_ms(1);
                 __atomic_store_n(&holding, 0, __ATOMIC_RELAXED);
                 cur->unlock(cur->l);
                 if (holder_busy)
-                        work_cpu_ms(1);
+                        inversion_work_cpu_ms(1);
                 else
                         usleep(1000);
         }
@@ -128,22 +117,6 @@ static double pct(const uint64_t *v, size_t n, double p) {
         return (double) v[i] / 1e6;
 }
 
-/* Other sessions' load (the machine is shared) would decide more than our
- * threads' classes do: autogroup gives each session an equal share. Run
- * under setsid(1) as root, the scenario's session gets autogroup nice -20,
- * the same for both locks; it only keeps the rest of the machine out. */
-static const char *isolate_session(void) {
-        FILE *f = fopen("/proc/self/autogroup", "we");
-        if (!f || getsid(0) != getpid()) {
-                if (f)
-                        fclose(f);
-                return "shared with other sessions (run under setsid as root to isolate)";
-        }
-        bool ok = fprintf(f, "-20\n") > 0;
-        ok = (fclose(f) == 0) && ok;
-        return ok ? "own session at autogroup nice -20" : "autogroup nice refused";
-}
-
 /* A user-interactive thread takes the lock that a background holder
  * holds, beside 2 x nproc hogs of class hogs_at. */
 static void contention(int seconds, qos_class_t hogs_at, bool busy, const char *title) {
@@ -154,7 +127,7 @@ static void contention(int seconds, qos_class_t hogs_at, bool busy, const char *
 
         hog_class = hogs_at;
         holder_busy = busy;
-        const char *group = isolate_session();
+        const char *group = bench_isolate_session();
         printf("%s: user-interactive thread, background holder (1 ms of CPU per hold, then %s),\n"
                "%d %s hogs on %ld CPUs, %d s per lock, %s;\nlock wait in ms (waited: > 10 us; w-: among those)\n",
                title, busy ? "1 ms of CPU outside" : "1 ms asleep", nhogs, qos_class_to_string(hogs_at), ncpu,
@@ -171,16 +144,16 @@ static void contention(int seconds, qos_class_t hogs_at, bool busy, const char *
                 set_self(QOS_CLASS_USER_INTERACTIVE);
 
                 size_t n = 0, waited = 0;
-                uint64_t end = now_ns(CLOCK_MONOTONIC) + (uint64_t) seconds * 1000000000u;
-                while (now_ns(CLOCK_MONOTONIC) < end && n < cap) {
+                uint64_t end = inversion_now_ns(CLOCK_MONOTONIC) + (uint64_t) seconds * 1000000000u;
+                while (inversion_now_ns(CLOCK_MONOTONIC) < end && n < cap) {
                         usleep(5000);
                         /* Come when the holder is inside: every sample is
                          * an inversion, not a lucky free lock. */
                         for (int i = 0; i < 2000 && !__atomic_load_n(&holding, __ATOMIC_RELAXED); i++)
                                 usleep(50);
-                        uint64_t t0 = now_ns(CLOCK_MONOTONIC);
+                        uint64_t t0 = inversion_now_ns(CLOCK_MONOTONIC);
                         cur->lock(cur->l);
-                        uint64_t t1 = now_ns(CLOCK_MONOTONIC);
+                        uint64_t t1 = inversion_now_ns(CLOCK_MONOTONIC);
                         cur->unlock(cur->l);
                         waits[n++] = t1 - t0;
                         waited += t1 - t0 > 10000;
@@ -228,12 +201,12 @@ static void uncontended(long millions) {
         pthread_create(&other, NULL, sleeper, NULL);
         for (int rep = 0; rep < UNCONTENDED_RUNS; rep++)
                 for (size_t k = 0; k < N_LOCKS; k++) {
-                        uint64_t t0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+                        uint64_t t0 = inversion_now_ns(CLOCK_THREAD_CPUTIME_ID);
                         for (long i = 0; i < n; i++) {
                                 locks[k].lock(locks[k].l);
                                 locks[k].unlock(locks[k].l);
                         }
-                        ns[k][rep] = (double) (now_ns(CLOCK_THREAD_CPUTIME_ID) - t0) / (double) n;
+                        ns[k][rep] = (double) (inversion_now_ns(CLOCK_THREAD_CPUTIME_ID) - t0) / (double) n;
                 }
         stop = true;
         pthread_join(other, NULL);
@@ -274,14 +247,14 @@ static void override_cost(int count) {
         int failed = 0;
         for (int i = 0; i < count; i++) {
                 qos_override_t *o;
-                uint64_t t0 = now_ns(CLOCK_MONOTONIC);
+                uint64_t t0 = inversion_now_ns(CLOCK_MONOTONIC);
                 int r = qos_override_begin(parked_tid, QOS_CLASS_UTILITY, &o);
                 if (r < 0) {
                         failed++;
                         continue;
                 }
                 qos_override_end(o);
-                v[i - failed] = now_ns(CLOCK_MONOTONIC) - t0;
+                v[i - failed] = inversion_now_ns(CLOCK_MONOTONIC) - t0;
         }
         int n = count - failed;
         stop = true;

@@ -12,23 +12,6 @@
 #include "task-privilege.h"
 #include "thread-apply.h"
 
-/* The fast path: the kernel's word on the knobs that make the class
- * (policy, nice, slice). A refused I/O priority or timer slack does not
- * fail the request; nothing else on this path can be refused. */
-int thread_apply_attr(pid_t tid, const TaskAttr *cur, const TaskAttr *want, unsigned mask) {
-        const KernelCaps *caps = kernel_caps();
-        ApplyResult res;
-
-        int r = cur ? task_apply_attr_from(tid, cur, want, mask, &res) : task_apply_attr(tid, want, mask, &res);
-        if (r < 0)
-                return r;
-        unsigned identity = class_identity_knobs(caps);
-        for (Knob k = 0; k < _KNOB_MAX; k++)
-                if (res.failed & identity & KNOB_BIT(k))
-                        return res.error[k] == -EACCES ? -EPERM : res.error[k];
-        return 0;
-}
-
 static int apply_brokered(pid_t tid, QClass c, int relpri) {
         QClass granted;
         int r = broker_set_thread_class(tid, c, relpri, &granted);

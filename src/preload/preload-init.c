@@ -190,6 +190,7 @@ __attribute__((constructor)) static void preload_init(void) {
                 preload_log("pthread_atfork failed: fork() children keep what they inherit");
 
         apply_existing_threads();
+        preload_lend_init();
         preload_log("%s: application %s, %zu rules from %zu files; load %llu us, kernel probe %llu us, "
                     "total %llu us, cpu %llu us",
                     state.exe ?: state.comm, m.app ?: "?", ruleset_size(state.rules),

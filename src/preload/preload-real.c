@@ -26,3 +26,12 @@ static void *next_symbol(_Atomic(void *) *slot, const char *name) {
 NEXT(pthread_create_fn, pthread_create)
 NEXT(pthread_setname_np_fn, pthread_setname_np)
 NEXT(prctl_fn, prctl)
+NEXT(mutex_fn, pthread_mutex_lock)
+NEXT(mutex_fn, pthread_mutex_unlock)
+NEXT(mutex_timed_fn, pthread_mutex_timedlock)
+NEXT(mutex_clock_fn, pthread_mutex_clocklock)
+/* dlsym() gives the default version: the condition variables of glibc
+ * 2.3.2 on, never the old ones our version script leaves alone. */
+NEXT(cond_wait_fn, pthread_cond_wait)
+NEXT(cond_timed_fn, pthread_cond_timedwait)
+NEXT(cond_clock_fn, pthread_cond_clockwait)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "glibc-mutex.h"
 #include "macro.h"
 #include "qclass.h"
 
@@ -46,6 +47,56 @@ typedef int (*prctl_fn)(int, unsigned long, unsigned long, unsigned long, unsign
 pthread_create_fn real_pthread_create(void);
 pthread_setname_np_fn real_pthread_setname_np(void);
 prctl_fn real_prctl(void);
+typedef int (*mutex_timed_fn)(pthread_mutex_t *, const struct timespec *);
+typedef int (*mutex_clock_fn)(pthread_mutex_t *, clockid_t, const struct timespec *);
+typedef int (*cond_wait_fn)(pthread_cond_t *, pthread_mutex_t *);
+typedef int (*cond_timed_fn)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+typedef int (*cond_clock_fn)(pthread_cond_t *, pthread_mutex_t *, clockid_t, const struct timespec *);
+mutex_fn real_pthread_mutex_lock(void);
+mutex_fn real_pthread_mutex_unlock(void);
+mutex_timed_fn real_pthread_mutex_timedlock(void);
+mutex_clock_fn real_pthread_mutex_clocklock(void);
+cond_wait_fn real_pthread_cond_wait(void);
+cond_timed_fn real_pthread_cond_timedwait(void);
+cond_clock_fn real_pthread_cond_clockwait(void);
+
+/* Lending on contended pthread mutexes (preload-lend.c). On once the
+ * constructor found a rule, glibc's mutex layout the known one and
+ * QOS_PRELOAD_LEND not 0. */
+void preload_lend_init(void);
+
+/* What the wrappers read, one cache line, written by the constructor:
+ * glibc's calls resolved once, so that an uncontended lock or unlock is a
+ * load of the lock word, a compare and a jump to glibc (.lock and .unlock
+ * start as calls through the real_*() lookups, for calls made before the
+ * constructor; the others are used only once .on is set). */
+typedef struct PreloadLending {
+        bool on;
+        mutex_fn lock, unlock;
+        mutex_timed_fn timedlock;
+        mutex_clock_fn clocklock;
+        cond_wait_fn cond_wait;
+        cond_timed_fn cond_timedwait;
+        cond_clock_fn cond_clockwait;
+} PreloadLending;
+extern PreloadLending preload_lending;
+
+static inline bool preload_lend_enabled(void) {
+        return __builtin_expect(__atomic_load_n(&preload_lending.on, __ATOMIC_ACQUIRE), 1);
+}
+
+pid_t preload_self_tid(void);
+/* The caller is about to wait on m: lend to its owner if the owner's class
+ * is below ours. */
+void preload_lend_before_wait(pthread_mutex_t *m);
+/* The caller's wait is over (whatever its result): end the loans it made
+ * that their holder has not ended. One TLS load when it made none. */
+void preload_lend_after_wait(void);
+/* The caller has just released lock, which showed waiters: end the loans
+ * made to it on lock. */
+void preload_lend_end_held(const void *lock);
+/* Loans made since the process started (for QOS_PRELOAD_DEBUG and tests). */
+unsigned long preload_lend_count(void);
 
 /* Diagnostics: QOS_PRELOAD_DEBUG=1 (stderr) or =/absolute/file (appended,
  * opened for each line so that a program closing its descriptors cannot

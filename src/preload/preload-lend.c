@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Lending for plain pthread mutexes: a waiter that is about to sleep on a
+ * mutex lends its class to the owner (glibc's __data.__owner), through
+ * libqos's override calls, as a qos_mutex_t waiter does (applied here
+ * with CAP_SYS_NICE, through qosd without).
+ *
+ * Who ends a loan: the owner's unlock, right after glibc's. The unlock
+ * wrapper looks at its loans only if the mutex showed waiters just before
+ * (then glibc's unlock makes a system call anyway), so the lender marks
+ * waiters first, as glibc's own lock does before sleeping, and records
+ * the loan under table_lock only after checking, under that lock, that
+ * the owner still holds the mutex with waiters marked. An unlock that ran
+ * before that check left __owner changed; one that runs after finds the
+ * record. One window remains: an unlock whose wrapper read the lock word
+ * just before the waiters mark and released just after. The lender then
+ * ends its own loans when its lock call returns (it was woken by that very
+ * unlock): a loan never outlives its lender's wait.
+ *
+ * The table is small and fixed: no allocation of ours inside a lock call
+ * (an allocator may itself lock mutexes), and a full table lends nothing. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "glibc-mutex.h"
+#include "kernel-caps.h"
+#include "lib-lock.h"
+#include "override.h"
+#include "preload.h"
+#include "thread-id.h"
+
+#define LOANS_MAX 128
+
+typedef struct Loan {
+        const void *lock;       /* the mutex, as a key only: never read through */
+        pid_t holder;           /* raised */
+        pid_t lender;
+        qos_override_t *o;      /* NULL: slot free */
+} Loan;
+
+static Loan loans[LOANS_MAX];
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long n_lent; /* under table_lock; for QOS_PRELOAD_DEBUG */
+
+/* gettid() is a system call; the slow paths need the TID more than once.
+ * initial-exec: a library that is preloaded is in the static TLS block. */
+static _Thread_local pid_t tid_cache __attribute__((tls_model("initial-exec")));
+/* This thread may have loans in the table that nobody ended yet. */
+static _Thread_local bool lent_pending __attribute__((tls_model("initial-exec")));
+/* This thread is lending or ending: the locks it takes meanwhile (ours,
+ * libqos's, sd-bus's) are passed straight to glibc. */
+static _Thread_local bool in_lend __attribute__((tls_model("initial-exec")));
+
+pid_t preload_self_tid(void) {
+        if (__builtin_expect(tid_cache == 0, 0))
+                tid_cache = gettid();
+        return tid_cache;
+}
+
+static void table_enter(void) {
+        real_pthread_mutex_lock()(&table_lock);
+}
+
+static void table_leave(void) {
+        real_pthread_mutex_unlock()(&table_lock);
+}
+
+/* A loan on a thread of this process, applied at once. */
+static int loan_begin(pid_t tid, QClass c, qos_override_t **ret) {
+        int r = thread_id_check_own(tid);
+        if (r < 0)
+                return r;
+        lib_lock(LIB_LOCK_OVERRIDE);
+        r = override_push_locked(tid, c, ret);
+        lib_unlock(LIB_LOCK_OVERRIDE);
+        if (r < 0)
+                return r;
+        (void) override_settle(tid);
+        return 0;
+}
+
+static int loan_end(qos_override_t *o) {
+        lib_lock(LIB_LOCK_OVERRIDE);
+        override_pop_locked(o);
+        lib_unlock(LIB_LOCK_OVERRIDE);
+        int r = override_settle(o->tid);
+        free(o);
+        return r;
+}
+
+static void end_all(Loan *ended, size_t n, const char *by) {
+        for (size_t i = 0; i < n; i++) {
+                int r = loan_end(ended[i].o);
+                preload_log("loan end tid=%d to=%d by=%s: %s", (int) ended[i].lender, (int) ended[i].holder, by,
+                            r < 0 ? strerror(-r) : "ended");
+        }
+}
+
+/* The higher class of the two, each as qos-mutex.c reads it: what the
+ * kernel says, or an override already on the thread. */
+static bool lend_decision(pid_t self, pid_t owner, QClass *ret) {
+        lib_lock(LIB_LOCK_OVERRIDE);
+        QClass mine = override_class_locked(self);
+        QClass theirs = mine != QCLASS_UNSPECIFIED ? override_class_locked(owner) : QCLASS_UNSPECIFIED;
+        lib_unlock(LIB_LOCK_OVERRIDE);
+        /* An owner whose settings match no class was set up by hand (or is
+         * real-time): nothing is known to be above it. */
+        *ret = mine;
+        return theirs != QCLASS_UNSPECIFIED && theirs < mine;
+}
+
+void preload_lend_before_wait(pthread_mutex_t *m) {
+        if (in_lend)
+                return;
+        pid_t self = preload_self_tid(), owner = glibc_mutex_owner(m);
+        QClass mine = QCLASS_UNSPECIFIED;
+
+        if (owner <= 0 || owner == self)
+                return;
+        in_lend = true;
+        qos_override_t *o = NULL;
+        int r = 0;
+        if (!glibc_mutex_mark_waiters(m, owner))
+                r = -EAGAIN; /* released meanwhile */
+        else if (!lend_decision(self, owner, &mine))
+                r = -EALREADY; /* the owner is at our class or above */
+        else
+                r = loan_begin(owner, mine, &o);
+        if (r < 0)
+                preload_log("lend tid=%d to=%d: %s", (int) self, (int) owner,
+                            r == -EAGAIN ? "released meanwhile" : r == -EALREADY ? "not below us" : strerror(-r));
+        if (o) {
+                table_enter();
+                for (size_t i = 0; i < LOANS_MAX && glibc_mutex_held_with_waiters(m, owner); i++)
+                        if (!loans[i].o) {
+                                loans[i] = (Loan) { .lock = m, .holder = owner, .lender = self, .o = o };
+                                lent_pending = true;
+                                n_lent++;
+                                o = NULL;
+                                break;
+                        }
+                table_leave();
+                bool kept = !o;
+                /* Released meanwhile (or no room): the loan is over already. */
+                if (o)
+                        (void) loan_end(o);
+                preload_log("lend tid=%d to=%d class=%s: %s", (int) self, (int) owner, qclass_to_string(mine),
+                            kept ? "lent" : "released meanwhile");
+        }
+        in_lend = false;
+}
+
+/* Take the loans matching (lock, holder) or lender out of the table, then
+ * end them without the lock. */
+static void end_matching(const void *lock, pid_t holder, pid_t lender) {
+        Loan ended[LOANS_MAX];
+        size_t n = 0;
+
+        in_lend = true;
+        table_enter();
+        for (size_t i = 0; i < LOANS_MAX; i++) {
+                Loan *l = &loans[i];
+                if (l->o && (lender ? l->lender == lender : l->lock == lock && l->holder == holder)) {
+                        ended[n++] = *l;
+                        *l = (Loan) {};
+                }
+        }
+        table_leave();
+        end_all(ended, n, lender ? "lender" : "holder");
+        in_lend = false;
+}
+
+void preload_lend_end_held(const void *lock) {
+        if (!in_lend)
+                end_matching(lock, preload_self_tid(), 0);
+}
+
+void preload_lend_after_wait(void) {
+        if (__builtin_expect(lent_pending, 0) && !in_lend) {
+                lent_pending = false;
+                end_matching(NULL, 0, preload_self_tid());
+        }
+}
+
+unsigned long preload_lend_count(void) {
+        table_enter();
+        unsigned long n = n_lent;
+        table_leave();
+        return n;
+}
+
+/* fork(): the table lock is not left held in the child, and the child's
+ * only thread has a new TID. Loans in the table are the parent's threads':
+ * the child forgets them (their overrides are on threads it does not have). */
+static void fork_prepare(void) {
+        table_enter();
+}
+
+static void fork_parent(void) {
+        table_leave();
+}
+
+static void fork_child(void) {
+        memset(loans, 0, sizeof loans);
+        tid_cache = 0;
+        lent_pending = false;
+        in_lend = false;
+        table_leave();
+}
+
+void preload_lend_init(void) {
+        const char *why, *v = secure_getenv("QOS_PRELOAD_LEND");
+        mutex_fn lock = real_pthread_mutex_lock(), unlock = real_pthread_mutex_unlock();
+
+        /* The fast paths jump to glibc directly from now on, lending or not. */
+        if (lock && unlock) {
+                preload_lending.lock = lock;
+                preload_lending.unlock = unlock;
+        }
+        if (v && strcmp(v, "0") == 0) {
+                preload_log("lending: off (QOS_PRELOAD_LEND=0)");
+                return;
+        }
+        if (!glibc_mutex_layout_check(lock, unlock, &why)) {
+                preload_log("lending: off, %s", why);
+                return;
+        }
+        PreloadLending l = {
+                .lock = lock,
+                .unlock = unlock,
+                .timedlock = real_pthread_mutex_timedlock(),
+                .clocklock = real_pthread_mutex_clocklock(),
+                .cond_wait = real_pthread_cond_wait(),
+                .cond_timedwait = real_pthread_cond_timedwait(),
+                .cond_clockwait = real_pthread_cond_clockwait(),
+        };
+        if (!l.timedlock || !l.clocklock || !l.cond_wait || !l.cond_timedwait || !l.cond_clockwait) {
+                preload_log("lending: off, the C library lacks a call it wraps");
+                return;
+        }
+        if (!kernel_caps()->privileged) {
+                preload_log("lending: off, no CAP_SYS_NICE (lending through qosd is not built in)");
+                return;
+        }
+        if (pthread_atfork(fork_prepare, fork_parent, fork_child) != 0) {
+                preload_log("lending: off, pthread_atfork failed");
+                return;
+        }
+        preload_lending = l;
+        __atomic_store_n(&preload_lending.on, true, __ATOMIC_RELEASE);
+        preload_log("lending: on");
+}
