@@ -36,4 +36,4 @@ echo "${2:-3}" >"$stage/rounds"
 QOS_VM_APPEND=idle=poll QOS_VM_BUSES=daemon QOS_VM_TIMEOUT=${QOS_VM_TIMEOUT:-1800} \
 QOS_VM_FILES="$stage/tree $stage/qos-bench-loop $stage/figure.py $stage/rounds" \
         "$src/tests/systemd-vm/run.sh" "$build" "$here/guest-figure.sh" | grep -v '^systemd VM:' || true
-sed -n 's/^  //p' "$src/build-systemd-vm/results-daemon.txt" >"$src/build-systemd-vm/figure.txt" || true
+grep -v '^QOS-DONE$' "$src/build-systemd-vm/results-daemon.txt" >"$src/build-systemd-vm/figure.txt" || true
