@@ -77,9 +77,21 @@ make_user() { # name [dir]
                 chmod 755 "$2"
                 home=(--create-home --home-dir "$2/$1")
         fi
-        userdel "$1" >/dev/null 2>&1 || true
+        remove_user "$1"
         useradd "${home[@]}" --shell /bin/sh "$1"
-        on_exit "userdel '$1'"
+        on_exit "remove_user '$1'"
+}
+
+# userdel refuses a user who still has processes, and a cleanup's kill
+# does not wait: end theirs first (a test's user runs nothing else).
+remove_user() { # name
+        id -u "$1" >/dev/null 2>&1 || return 0
+        pkill -KILL -u "$1" 2>/dev/null || true
+        for _ in $(seq 50); do
+                pgrep -u "$1" >/dev/null || break
+                sleep 0.1
+        done
+        userdel "$1" >/dev/null 2>&1 || true
 }
 
 # qos-bus-flood (QOS_BUS_FLOOD) as USER in the background, its output in

@@ -21,8 +21,6 @@ knob=/proc/sys/fs/inotify/max_queued_events
 user=qos-t-inoflow
 home=$TEST_TMP/home
 make_user "$user" "$home"
-# The user's processes end before the user.
-on_exit "pkill -KILL -u '$user'; WAIT_TIMEOUT=2 wait_for userdel '$user'"
 uid=$(id -u "$user")
 printf '[Daemon]\nUserRules=yes\nUserRulesMinUid=%s\nUserRulesReloadIntervalSec=1\n' "$uid" \
         >"$QOSD_ROOT/etc/qos/qosd.conf"

@@ -20,10 +20,10 @@ mkdir -p "$home"
 # would take minutes.
 mount -t tmpfs -o size=1g,nr_inodes=200k,mode=755 qos-test "$home"
 on_exit "umount -l '$home'"
-userdel "$mallory" >/dev/null 2>&1 || true
+remove_user "$mallory"
 useradd --create-home --home-dir "$home/$mallory" --shell /bin/sh "$mallory"
 # The user's processes (the pty's holder, the loops) end before the user.
-on_exit "pkill -KILL -u '$mallory'; WAIT_TIMEOUT=2 wait_for userdel '$mallory'"
+on_exit "remove_user '$mallory'"
 udir=$home/$mallory/.config/qos/apps.d
 as_user() { runuser -u "$mallory" -- "$@"; }
 as_user mkdir -p "$udir"

@@ -12,12 +12,8 @@ printf '[Daemon]\nUserRules=yes\n' >"$QOSD_ROOT/etc/qos/qosd.conf"
 alice=qos-ua$$
 bob=qos-ub$$
 home=$TEST_TMP/home
-mkdir -p "$home"
-chmod 755 "$home"
 for u in "$alice" "$bob"; do
-        userdel "$u" >/dev/null 2>&1 || true
-        useradd --create-home --home-dir "$home/$u" --shell /bin/sh "$u"
-        on_exit "userdel '$u'"
+        make_user "$u" "$home"
 done
 [ "$(id -u "$alice")" -ge 1000 ] || fail "test user got a system uid"
 
