@@ -35,11 +35,14 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "qos-x11-app: cannot connect to $DISPLAY\n");
                 return 1;
         }
-        xcb_window_t w = x11_window_open(c, title, wm_pid);
+        /* Ask before the window exists: a window manager may focus a new
+         * window at once, and a request made after that is granted, so
+         * the test could not tell an unfocused app's request from it. */
         if (ask) {
                 int r = qos_self_set_class(QOS_CLASS_USER_INTERACTIVE, 0);
                 printf("asked %d %s\n", r, qos_class_to_string(qos_class_self()));
         }
+        xcb_window_t w = x11_window_open(c, title, wm_pid);
         printf("ready %u %d\n", (unsigned) w, (int) getpid());
         fflush(stdout);
         xcb_generic_event_t *ev;
