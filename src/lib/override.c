@@ -201,3 +201,12 @@ unsigned long override_registry_pushes(void) {
         lib_unlock(LIB_LOCK_OVERRIDE);
         return n;
 }
+
+int override_end_direct(qos_override_t *o) {
+        lib_lock(LIB_LOCK_OVERRIDE);
+        override_pop_locked(o);
+        lib_unlock(LIB_LOCK_OVERRIDE);
+        int r = override_settle(o->tid);
+        free(o);
+        return r;
+}

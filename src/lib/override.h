@@ -49,6 +49,10 @@ void override_pop_locked(const qos_override_t *o);
  * just been ended - never longer, and never for good. */
 int override_settle(pid_t tid);
 
+/* End an override applied here (not brokered): pop it, settle its thread
+ * and free it. Returns the settle's result. Takes the lock itself. */
+int override_end_direct(qos_override_t *o);
+
 /* tid's class now: the higher of the top of its stack and what the
  * kernel reports (one sched_getattr). */
 QClass override_class_locked(pid_t tid);

@@ -25,11 +25,7 @@ static int begin_direct(pid_t tid, QClass c, qos_override_t **ret) {
         if (r < 0) {
                 /* All or nothing: take it back, which settles to whatever
                  * the other overrides (or the base) say. */
-                lib_lock(LIB_LOCK_OVERRIDE);
-                override_pop_locked(o);
-                lib_unlock(LIB_LOCK_OVERRIDE);
-                (void) override_settle(tid);
-                free(o);
+                (void) override_end_direct(o);
                 return r;
         }
         *ret = o;
@@ -81,18 +77,13 @@ int qos_override_end(qos_override_t *o) {
 
         if (!o)
                 return -EINVAL;
-        if (o->brokered) {
-                /* qosd forgets an override whose thread has exited (or all
-                 * of them, if it restarted): nothing is left to end. */
-                r = broker_end_override(o->daemon_id);
-                if (r == -EINVAL)
-                        r = -ESRCH;
-        } else {
-                lib_lock(LIB_LOCK_OVERRIDE);
-                override_pop_locked(o);
-                lib_unlock(LIB_LOCK_OVERRIDE);
-                r = override_settle(o->tid);
-        }
+        if (!o->brokered)
+                return override_end_direct(o);
+        /* qosd forgets an override whose thread has exited (or all of
+         * them, if it restarted): nothing is left to end. */
+        r = broker_end_override(o->daemon_id);
+        if (r == -EINVAL)
+                r = -ESRCH;
         free(o);
         return r;
 }

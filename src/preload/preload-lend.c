@@ -80,18 +80,9 @@ static int loan_begin(pid_t tid, QClass c, qos_override_t **ret) {
         return 0;
 }
 
-static int loan_end(qos_override_t *o) {
-        lib_lock(LIB_LOCK_OVERRIDE);
-        override_pop_locked(o);
-        lib_unlock(LIB_LOCK_OVERRIDE);
-        int r = override_settle(o->tid);
-        free(o);
-        return r;
-}
-
 static void end_all(Loan *ended, size_t n, const char *by) {
         for (size_t i = 0; i < n; i++) {
-                int r = loan_end(ended[i].o);
+                int r = override_end_direct(ended[i].o);
                 preload_log("loan end tid=%d to=%d by=%s: %s", (int) ended[i].lender, (int) ended[i].holder, by,
                             r < 0 ? strerror(-r) : "ended");
         }
@@ -144,7 +135,7 @@ void preload_lend_before_wait(pthread_mutex_t *m) {
                 bool kept = !o;
                 /* Released meanwhile (or no room): the loan is over already. */
                 if (o)
-                        (void) loan_end(o);
+                        (void) override_end_direct(o);
                 preload_log("lend tid=%d to=%d class=%s: %s", (int) self, (int) owner, qclass_to_string(mine),
                             kept ? "lent" : "released meanwhile");
         }
