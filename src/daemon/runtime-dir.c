@@ -186,3 +186,12 @@ void runtime_file_discard(int dirfd, const char *name) {
         if (tmp)
                 (void) unlinkat(dirfd, tmp, 0);
 }
+
+void runtime_retry_arm(sd_event *event, sd_event_source **retry, sd_event_time_handler_t handler,
+                       void *userdata) {
+        if (!*retry)
+                (void) sd_event_add_time_relative(event, retry, CLOCK_MONOTONIC, RUNTIME_RETRY_USEC, 0, handler,
+                                                  userdata);
+        else if (sd_event_source_set_time_relative(*retry, RUNTIME_RETRY_USEC) >= 0)
+                (void) sd_event_source_set_enabled(*retry, SD_EVENT_ONESHOT);
+}

@@ -10,7 +10,17 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <systemd/sd-event.h>
+
+/* While records cannot be written, this often qosd tries again. */
+#define RUNTIME_RETRY_USEC (2ull * 1000 * 1000)
+
+/* Arm *retry (made on first use, one-shot) to call handler in
+ * RUNTIME_RETRY_USEC; a timer already armed is pushed back. */
+void runtime_retry_arm(sd_event *event, sd_event_source **retry, sd_event_time_handler_t handler,
+                       void *userdata);
 
 /* Open the directory (creating it and its parents, mode 0755, if create)
  * and check its owner and mode. Returns the descriptor, or a negative

@@ -21,9 +21,9 @@
 #define ATTR_ARGS(a) (a).policy, (a).nice, (a).slice_ns, (int) (a).reset_on_fork, \
         (a).uclamp_min, (a).uclamp_max, (a).ioprio, (a).timer_slack_ns, (int) (a).group
 
-/* While records cannot be written, this often qosd tries again (a rewrite
- * from the registry: the records missed meanwhile come back too). */
-#define RETRY_USEC (2 * 1000 * 1000)
+/* While records cannot be written, qosd tries again every
+ * RUNTIME_RETRY_USEC (a rewrite from the registry: the records missed
+ * meanwhile come back too). */
 
 static int on_retry(sd_event_source *es, uint64_t usec, void *userdata);
 
@@ -42,16 +42,11 @@ static void set_off(StateFile *sf, int error, const char *why) {
         if (sf->error >= 0 || strcmp(sf->reason, why) != 0)
                 log_warning("%s: crash recovery is off: %s. Classes still apply; a qosd killed now cannot "
                             "restore the originals of the threads it changes. Trying again every %d s.",
-                            sf->path, why, RETRY_USEC / 1000000);
+                            sf->path, why, (int) (RUNTIME_RETRY_USEC / 1000000));
         sf->error = error;
         snprintf(sf->reason, sizeof sf->reason, "%s", why);
-        if (!sf->event)
-                return;
-        if (!sf->retry &&
-            sd_event_add_time_relative(sf->event, &sf->retry, CLOCK_MONOTONIC, RETRY_USEC, 0, on_retry, sf) >= 0)
-                return;
-        if (sf->retry && sd_event_source_set_time_relative(sf->retry, RETRY_USEC) >= 0)
-                (void) sd_event_source_set_enabled(sf->retry, SD_EVENT_ONESHOT);
+        if (sf->event)
+                runtime_retry_arm(sf->event, &sf->retry, on_retry, sf);
 }
 
 int state_file_open(StateFile *sf, const char *path, const TaskRegistry *reg, sd_event *event) {
@@ -100,7 +95,7 @@ const char *state_file_status(const StateFile *sf, char *buf, size_t size) {
                 snprintf(buf, size, "on (%s)", sf->path);
         else
                 snprintf(buf, size, "off: %s (%s); tried again every %d s", sf->reason, sf->path,
-                         RETRY_USEC / 1000000);
+                         (int) (RUNTIME_RETRY_USEC / 1000000));
         return buf;
 }
 

@@ -101,7 +101,7 @@ int unit_records_save(UnitRecords *rec, UnitClaim *const *claims, size_t n) {
         if (rec->error >= 0 || strcmp(rec->reason, why) != 0)
                 log_warning("%s: the units qosd weighs are not recorded: %s. Their weights still apply; a qosd "
                             "killed now cannot put them back. Trying again every %llu s.", rec->path, why,
-                            (unsigned long long) (UNIT_RECORDS_RETRY_USEC / 1000000));
+                            (unsigned long long) (RUNTIME_RETRY_USEC / 1000000));
         rec->error = r;
         snprintf(rec->reason, sizeof rec->reason, "%s", why);
         return r;
@@ -109,7 +109,7 @@ int unit_records_save(UnitRecords *rec, UnitClaim *const *claims, size_t n) {
 
 void unit_records_status(const UnitRecords *rec, char *buf, size_t size) {
         snprintf(buf, size, "; records off: %s (%s); tried again every %llu s", rec->reason, rec->path,
-                 (unsigned long long) (UNIT_RECORDS_RETRY_USEC / 1000000));
+                 (unsigned long long) (RUNTIME_RETRY_USEC / 1000000));
 }
 
 int unit_state_read(FILE *f, const char *path, UnitClaim ***ret, size_t *ret_n) {

@@ -48,8 +48,6 @@ typedef struct UnitRecords {
         char reason[256];       /* ... and as a sentence */
 } UnitRecords;
 
-#define UNIT_RECORDS_RETRY_USEC (2ull * 1000 * 1000)
-
 int unit_records_save(UnitRecords *rec, UnitClaim *const *claims, size_t n);
 /* "; records off: WHY (PATH); tried again every 2 s" */
 void unit_records_status(const UnitRecords *rec, char *buf, size_t size);

@@ -13,6 +13,7 @@
 #include "macro.h"
 #include "proc.h"
 #include "qos-config.h"
+#include "runtime-dir.h"
 #include "unit-bus.h"
 #include "unit-path.h"
 #include "unit-state.h"
@@ -161,16 +162,11 @@ static void claim_drop(Units *u, UnitClaim *c) {
 
 static int on_retry(sd_event_source *s, uint64_t usec, void *userdata);
 
-/* Records that cannot be written are tried again every UNIT_RECORDS_RETRY_USEC
+/* Records that cannot be written are tried again every RUNTIME_RETRY_USEC
  * and at every change (unit-state.h). */
 static void save(Units *u) {
-        if (unit_records_save(&u->records, u->claims, u->n) >= 0 || !u->event)
-                return;
-        if (!u->retry)
-                (void) sd_event_add_time_relative(u->event, &u->retry, CLOCK_MONOTONIC, UNIT_RECORDS_RETRY_USEC, 0,
-                                                  on_retry, u);
-        else if (sd_event_source_set_time_relative(u->retry, UNIT_RECORDS_RETRY_USEC) >= 0)
-                (void) sd_event_source_set_enabled(u->retry, SD_EVENT_ONESHOT);
+        if (unit_records_save(&u->records, u->claims, u->n) < 0 && u->event)
+                runtime_retry_arm(u->event, &u->retry, on_retry, u);
 }
 
 static int on_retry(sd_event_source *s, uint64_t usec, void *userdata) {
