@@ -1,5 +1,5 @@
 # Thin wrapper so the README's commands stay short; meson does the work.
-.PHONY: all deps build demo check check-kernels soak bench deb clean
+.PHONY: all deps build demo check check-kernels kernel-ext soak bench deb clean
 
 all: build
 
@@ -29,6 +29,13 @@ deb:
 
 check-kernels:
 	@scripts/check-kernels.sh
+
+# The matrix's "ext" kernel (sched_ext, uclamp; tests/kernels/ext/) from
+# Debian's linux-source-6.12, and scx_qos built against it: about 40
+# minutes once, cached in build-kernels/ext/. Not part of make check.
+kernel-ext:
+	@scripts/build-kernel-ext.sh >/dev/null
+	@scripts/build-scx-qos.sh
 
 # A million short processes and 100,000 thread renames through one qosd
 # (as root, several minutes; tests/integration/test-daemon-soak.sh): no
