@@ -45,8 +45,15 @@ for name in "${wanted[@]}"; do
                         tests/kernels/report-kernel.sh build/src/cli/qosctl build/tests/helpers/qos-kernel-probe
                         tests/kernels/run-tests.sh "$work/tests.list"
                 } 3>"$results" >"$log" 2>&1 || true
+        elif [ "$package" = @ext ] && [ ! -s "$work/ext/current/bzImage" ]; then
+                echo "== kernels: $name (not built: make kernel-ext)"
+                echo "QOS-NOT-BUILT make kernel-ext builds it (about 40 minutes)" >"$results"
         else
-                vmlinuz=$(tests/kernels/fetch-kernel.sh "$package" "$work/cache")
+                if [ "$package" = @ext ]; then
+                        vmlinuz=$work/ext/current/bzImage
+                else
+                        vmlinuz=$(tests/kernels/fetch-kernel.sh "$package" "$work/cache")
+                fi
                 echo "== kernels: $name ($(basename "$vmlinuz"))"
                 # shellcheck disable=SC2086 # the arguments are words
                 tests/kernels/boot.sh "$vmlinuz" "$work/initramfs.cpio" "$results" "$log" $args || true

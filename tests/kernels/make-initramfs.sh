@@ -105,6 +105,16 @@ fi | while IFS= read -r f; do
         [ -f "$source/$f" ] && put "$source/$f"
 done
 
+# scx_qos, where make kernel-ext built it, for the "ext" kernel's rows.
+scx=$source/build-kernels/ext/current/scx
+if [ -d "$scx" ]; then
+        for f in "$scx"/*; do
+                [ -f "$f" ] || continue
+                put "$f"
+                [ -x "$f" ] && elves+=("$f")
+        done
+fi
+
 mapfile -t libs < <(libs_of "${elves[@]}")
 put "${libs[@]}"
 

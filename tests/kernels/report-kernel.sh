@@ -36,25 +36,35 @@ else
 fi
 echo "QOS-FEATURE autogroup $autogroup" >&3
 
-# cpu.idle where the cpu controller is mounted (v1) or enabled for the
-# root's children (v2, where the file exists only below the root: look in
-# a throwaway child).
-cpu_idle() {
+# A cpu controller file (cpu.idle, cpu.uclamp.min) where the controller is
+# mounted (v1) or enabled for the root's children (v2, where the file
+# exists only below the root: look in a throwaway child).
+cpu_file() { # FILE
         local fstype dir opts
         while read -r _ dir fstype opts _; do
                 if [ "$fstype" = cgroup ] && [[ ,$opts, == *,cpu,* ]]; then
-                        [ -e "$dir/cpu.idle" ] && echo "supported (v1)" || echo "unsupported (v1)"
+                        [ -e "$dir/$1" ] && echo "supported (v1)" || echo "unsupported (v1)"
                         return
                 fi
                 if [ "$fstype" = cgroup2 ] && grep -qw cpu "$dir/cgroup.subtree_control" 2>/dev/null; then
                         local child=$dir/qos-matrix-probe.$$
                         mkdir "$child" 2>/dev/null || { echo "unknown (v2, cannot mkdir)"; return; }
-                        [ -e "$child/cpu.idle" ] && echo "supported (v2)" || echo "unsupported (v2)"
+                        [ -e "$child/$1" ] && echo "supported (v2)" || echo "unsupported (v2)"
                         rmdir "$child"
                         return
                 fi
         done </proc/mounts
         echo "no cpu controller mounted"
 }
-echo "QOS-FEATURE cpu.idle $(cpu_idle)" >&3
+echo "QOS-FEATURE cpu.idle $(cpu_file cpu.idle)" >&3
+echo "QOS-FEATURE cpu.uclamp $(cpu_file cpu.uclamp.min)" >&3
+# sched_ext: built in (the sysfs directory exists) and which BPF
+# scheduler, if any, is loaded.
+if [ -r /sys/kernel/sched_ext/state ]; then
+        sched_ext="built in, $(cat /sys/kernel/sched_ext/state)"
+        ops=$(cat /sys/kernel/sched_ext/root/ops 2>/dev/null) && [ -n "$ops" ] && sched_ext+=" ($ops)"
+else
+        sched_ext="not built in"
+fi
+echo "QOS-FEATURE sched_ext $sched_ext" >&3
 echo "QOS-FEATURE proc-connector $("$probe" proc-connector)" >&3

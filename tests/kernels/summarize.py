@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Read the results each kernel-matrix run wrote (the lines are described
 in run-tests.sh and report-kernel.sh; init adds QOS-BOOTED SECONDS,
-boot.sh QOS-TIMEOUT SECONDS, check-kernels.sh QOS-TIME SECONDS), print a summary line per kernel and the
+boot.sh QOS-TIMEOUT SECONDS, check-kernels.sh QOS-TIME SECONDS and
+QOS-NOT-BUILT REASON for a kernel that is not there, which counts as one
+skip; init adds QOS-SCX WORDS... where it loads scx_qos around the tests:
+"loaded", or "failed WHY", then "end STATE OPS" read from sysfs after the
+tests, where anything but "end enabled qos" is a failure), print a summary line per kernel and the
 failures, write the kernel x knob table as Markdown, and end with the
 total "N passed, N failed, N skipped" line. A kernel whose run did not
 finish (no QOS-DONE) counts as one more failure.
@@ -14,13 +18,14 @@ import os
 import sys
 
 KNOBS = ["slice", "uclamp", "ramp-up", "ioprio", "timer-slack"]
-FEATURES = ["autogroup", "cpu.idle", "proc-connector"]
+FEATURES = ["autogroup", "cpu.idle", "cpu.uclamp", "sched_ext", "proc-connector"]
 
 
 def parse(path):
     r = {"name": os.path.basename(path)[:-len(".txt")], "tests": [], "logs": [],
          "knobs": {}, "features": {}, "done": None, "release": "?", "cgroup": "?",
-         "seconds": None, "booted": None, "timeout": None}
+         "seconds": None, "booted": None, "timeout": None, "not_built": None,
+         "scx": []}
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
@@ -50,6 +55,10 @@ def parse(path):
                 r["booted"] = float(rest)
             elif word == "QOS-TIMEOUT":
                 r["timeout"] = rest
+            elif word == "QOS-NOT-BUILT":
+                r["not_built"] = rest
+            elif word == "QOS-SCX":
+                r["scx"].append(rest)
     return r
 
 
@@ -59,16 +68,22 @@ def tally(r):
 
 def problem(r):
     """Why a run's results cannot be trusted whole, or None."""
+    if r["not_built"]:
+        return None
     if r["timeout"]:
         return f"timed out after {r['timeout']}s"
     if r["done"] is None:
         return "did not finish (see its console log)"
     if r["done"] != tally(r):
         return f"counted {r['done']} passed/failed/skipped, but its result lines say {tally(r)}"
+    if r["scx"] and r["scx"][-1] != "end enabled qos":
+        return "lost scx_qos during the tests: " + "; ".join(r["scx"])
     return None
 
 
 def counts(r):
+    if r["not_built"]:
+        return 0, 0, 1
     p, f, s = tally(r)
     return p, f + (1 if problem(r) else 0), s
 
@@ -83,6 +98,8 @@ def table(runs):
     for r in runs:
         p, f, s = counts(r)
         tests = f"{p}/{p + f + s}" + (f", {s} skipped" if s else "")
+        if r["not_built"]:
+            tests = "not built (make kernel-ext)"
         row = [f"{r['name']} ({r['release']}, cgroup {r['cgroup']})"]
         row += [cell(r["knobs"].get(k)) for k in KNOBS]
         row += [cell(r["features"].get(k)) for k in FEATURES]
@@ -101,7 +118,12 @@ def main():
         took = f", {r['seconds']:.0f}s" if r["seconds"] is not None else ""
         if r["booted"] is not None:
             took += f" (booted in {r['booted']:.1f}s)"
+        if r["not_built"]:
+            print(f"kernel {r['name']}: skipped, not built ({r['not_built']})")
+            continue
         print(f"kernel {r['name']} ({r['release']}): {p} passed, {f} failed, {s} skipped{took}")
+        if r["scx"]:
+            print(f"  scx_qos: {'; '.join(r['scx'])}")
         for name, _, result, _ in r["tests"]:
             if result == "FAIL":
                 print(f"  FAIL {name}")
