@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Inside a kernel-matrix VM on the "ext" kernel (bench/scx/run-figure.sh):
+# the same cells under EEVDF with qosd's classes and under scx_qos, taking
+# turns, ROUNDS times. A cell is a user-interactive 60 Hz frame loop (4 ms
+# of work a frame) and an audio-like loop (128 frames at 48 kHz: 2.667 ms,
+# 0.3 ms of work), both user-interactive, alone ("idle", the floor) or
+# beside 4 background or 4 utility hogs. One line per cell on fd 3:
+#
+#   QOS-FIGURE ROUND SCHED LOAD frame_p99_us F audio_p99_us A hog_units U
+#              hog_max_gap_ms G [scx counters key=value...]
+#
+# Usage: guest-figure.sh ROUNDS SECONDS   (env QOSCTL, build/source paths
+# from the matrix: BENCH=build/bench)
+set -u
+rounds=${1:-3} secs=${2:-10}
+. /qos-matrix/paths
+bench=$build/bench
+qosctl=$build/src/cli/qosctl
+loader=$source/build-kernels/ext/current/scx/scx_qos
+work=$(mktemp -d /tmp/qos-scx-figure.XXXXXX)
+
+p99() { sort -n | awk '{ v[NR] = $1 } END { i = int(NR * 0.99); if (i < 1) i = 1; print v[i] + 0 }'; }
+
+cell() { # sched load
+        local load=$2 hogs=() class i
+        case $load in
+        bg4) class=background ;;
+        util4) class=utility ;;
+        *) class= ;;
+        esac
+        if [ -n "$class" ]; then
+                for i in 1 2 3 4; do
+                        echo | "$qosctl" run -c "$class" "$bench/qos-bench-hog" --seconds $((secs + 2)) \
+                                >"$work/hog.$i" 2>&1 &
+                        hogs+=($!)
+                done
+                sleep 1
+        fi
+        echo | "$qosctl" run -c user-interactive "$bench/qos-bench-loop" --period 16.667 --work 4 \
+                --seconds "$secs" --out "$work/frame" >/dev/null 2>&1 &
+        local frame=$!
+        echo | "$qosctl" run -c user-interactive "$bench/qos-bench-loop" --period 2.667 --work 0.3 \
+                --seconds "$secs" --out "$work/audio" >/dev/null 2>&1 &
+        wait $! $frame
+        local units=0 gap=0
+        if [ ${#hogs[@]} -gt 0 ]; then
+                wait "${hogs[@]}"
+                read -r units gap < <(cat "$work"/hog.* | awk '$1 == "units" { u += $2; for (i = 1; i < NF; i++) if ($i == "max_gap_ms" && $(i + 1) > g) g = $(i + 1) } END { print u + 0, g + 0 }')
+                rm -f "$work"/hog.*
+        fi
+        echo "frame_p99_us $(p99 <"$work/frame") audio_p99_us $(p99 <"$work/audio") hog_units $units hog_max_gap_ms $gap"
+}
+
+for r in $(seq "$rounds"); do
+        for sched in eevdf scx; do
+                scx_pid=
+                if [ "$sched" = scx ]; then
+                        "$loader" --stats 0 >"$work/scx.log" 2>&1 &
+                        scx_pid=$!
+                        for _ in $(seq 600); do
+                                grep -q '^scx_qos: loaded' "$work/scx.log" && break
+                                sleep 0.1
+                        done
+                fi
+                for load in idle bg4 util4; do
+                        line=$(cell "$sched" "$load")
+                        echo "QOS-FIGURE $r $sched $load $line" >&3
+                        echo "round $r $sched $load: $line"
+                done
+                if [ -n "$scx_pid" ]; then
+                        kill -TERM "$scx_pid"
+                        wait "$scx_pid"
+                        echo "QOS-FIGURE-SCX $r $(grep '^scx_qos: stats' "$work/scx.log" | tail -n 1 | cut -d' ' -f3-)" >&3
+                        cat "$work/scx.log"
+                fi
+        done
+done
+rm -rf "$work"

@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The scx_qos figure: boots the matrix's "ext" kernel (make kernel-ext)
+# with the matrix initramfs, runs bench/scx/guest-figure.sh there, and
+# prints the table (bench/scx/figure.py): per load, p99 of the frame and
+# audio loops over the idle floor of the same scheduler, the hogs'
+# throughput under scx_qos against EEVDF+qosd, the background hogs'
+# longest stall, medians over the rounds; then scx_qos's own counters.
+#
+# Usage: bench/scx/run-figure.sh [BUILD_DIR] [ROUNDS] [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+src=$PWD
+build=$(realpath "${1:-build}")
+rounds=${2:-3} secs=${3:-10}
+kernel=$src/build-kernels/ext/current/bzImage
+[ -s "$kernel" ] || { echo "run-figure: no ext kernel; run make kernel-ext" >&2; exit 1; }
+[ -x "$src/build-kernels/ext/current/scx/scx_qos" ] || { echo "run-figure: no scx_qos; run make kernel-ext" >&2; exit 1; }
+
+out=$src/build-kernels/scx-figure
+mkdir -p "$out"
+list=$out/figure.list
+printf 'scx-figure\tbench\t%s\t%s\t%s\n' $((rounds * 6 * (secs + 6) + 120)) "$src" \
+        "bash $src/bench/scx/guest-figure.sh $rounds $secs" >"$list"
+tests/kernels/make-initramfs.sh "$out/initramfs.cpio" "$build" "$src" "$list"
+QOS_VM_TIMEOUT=$((rounds * 6 * (secs + 6) + 600)) \
+        tests/kernels/boot.sh "$kernel" "$out/initramfs.cpio" "$out/results.txt" "$out/console.log" \
+        qos.cgroup=unified || true
+bench/scx/figure.py "$out/results.txt" | tee "$out/figure.txt"
