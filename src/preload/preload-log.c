@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "preload.h"
@@ -49,12 +50,17 @@ void preload_log(const char *fmt, ...) {
                 n = (int) sizeof buf - 2;
         buf[n++] = '\n';
 
-        int fd = path[0] ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644)
-                         : STDERR_FILENO;
+        /* Raw system calls: this runs inside the program's own
+         * pthread_mutex_lock(), which a sanitizer runtime may have
+         * intercepted first; its file-descriptor interceptors must not
+         * run again from within that one (ThreadSanitizer crashed so). */
+        long fd = path[0] ? syscall(SYS_openat, AT_FDCWD, path,
+                                    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644)
+                          : STDERR_FILENO;
         if (fd >= 0) {
-                (void) !write(fd, buf, (size_t) n);
+                (void) syscall(SYS_write, fd, buf, (size_t) n);
                 if (fd != STDERR_FILENO)
-                        close(fd);
+                        (void) syscall(SYS_close, fd);
         }
         errno = saved;
 }
