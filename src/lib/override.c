@@ -122,8 +122,7 @@ static int apply(pid_t tid, const TaskAttr *want) {
 }
 
 int override_settle(pid_t tid) {
-        int first_error = 0;
-        bool first = true;
+        int r;
 
         lib_lock(LIB_LOCK_OVERRIDE);
         Entry *e = find(tid);
@@ -135,10 +134,7 @@ int override_settle(pid_t tid) {
                         class_target_attr(c, kernel_caps(), &want);
                 lib_unlock(LIB_LOCK_OVERRIDE);
 
-                int r = apply(tid, &want);
-                if (first)
-                        first_error = r;
-                first = false;
+                r = apply(tid, &want);
 
                 lib_lock(LIB_LOCK_OVERRIDE);
                 e = find(tid);
@@ -154,7 +150,10 @@ int override_settle(pid_t tid) {
                 e->have_base = false; /* the base is back: read it afresh next time */
         drop_if_unused(tid);
         lib_unlock(LIB_LOCK_OVERRIDE);
-        return first_error;
+        /* The last change's: an earlier one that raced with another
+         * settle may read back that settle's values and look refused
+         * (-EOPNOTSUPP), though the loop then applied the newest. */
+        return r;
 }
 
 QClass override_class_locked(pid_t tid) {

@@ -42,7 +42,7 @@ void override_pop_locked(const qos_override_t *o);
 
 /* Bring tid's settings to what its stack says now, repeating until no
  * other push or pop raced with the change. Without the lock. Returns the
- * error of the first change of a class's identity knobs, or 0.
+ * error of the change that stood (the last one), or 0.
  * Two settles of one thread may overlap: the one whose change lands last
  * sees that the stack moved meanwhile and applies it again, so a thread
  * can, for the length of one sched_setattr, still have a loan that has
