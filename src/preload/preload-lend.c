@@ -2,7 +2,7 @@
 /* Lending for plain pthread mutexes: a waiter that is about to sleep on a
  * mutex lends its class to the owner (glibc's __data.__owner), through
  * libqos's override calls, as a qos_mutex_t waiter does (applied here
- * with CAP_SYS_NICE, through qosd without).
+ * with CAP_SYS_NICE, through qosd without: preload-broker.c).
  *
  * Who ends a loan: the owner's unlock, right after glibc's. The unlock
  * wrapper looks at its loans only if the mutex showed waiters just before
@@ -37,6 +37,7 @@ typedef struct Loan {
         pid_t holder;           /* raised */
         pid_t lender;
         qos_override_t *o;      /* NULL: slot free */
+        bool brokered;          /* o is libqos.so's, held by qosd */
 } Loan;
 
 static Loan loans[LOANS_MAX];
@@ -66,11 +67,15 @@ static void table_leave(void) {
         real_pthread_mutex_unlock()(&table_lock);
 }
 
-/* A loan on a thread of this process, applied at once. */
-static int loan_begin(pid_t tid, QClass c, qos_override_t **ret) {
+/* A loan on a thread of this process: applied at once with CAP_SYS_NICE,
+ * else asked of qosd. */
+static int loan_begin(pid_t tid, QClass c, qos_override_t **ret, bool *brokered) {
         int r = thread_id_check_own(tid);
         if (r < 0)
                 return r;
+        *brokered = !kernel_caps()->privileged;
+        if (*brokered)
+                return preload_broker_begin(tid, c, ret);
         lib_lock(LIB_LOCK_OVERRIDE);
         r = override_push_locked(tid, c, ret);
         lib_unlock(LIB_LOCK_OVERRIDE);
@@ -80,9 +85,13 @@ static int loan_begin(pid_t tid, QClass c, qos_override_t **ret) {
         return 0;
 }
 
+static int loan_end(qos_override_t *o, bool brokered) {
+        return brokered ? preload_broker_end(o) : override_end_direct(o);
+}
+
 static void end_all(Loan *ended, size_t n, const char *by) {
         for (size_t i = 0; i < n; i++) {
-                int r = override_end_direct(ended[i].o);
+                int r = loan_end(ended[i].o, ended[i].brokered);
                 preload_log("loan end tid=%d to=%d by=%s: %s", (int) ended[i].lender, (int) ended[i].holder, by,
                             r < 0 ? strerror(-r) : "ended");
         }
@@ -111,13 +120,14 @@ void preload_lend_before_wait(pthread_mutex_t *m) {
                 return;
         in_lend = true;
         qos_override_t *o = NULL;
+        bool brokered = false;
         int r = 0;
         if (!glibc_mutex_mark_waiters(m, owner))
                 r = -EAGAIN; /* released meanwhile */
         else if (!lend_decision(self, owner, &mine))
                 r = -EALREADY; /* the owner is at our class or above */
         else
-                r = loan_begin(owner, mine, &o);
+                r = loan_begin(owner, mine, &o, &brokered);
         if (r < 0)
                 preload_log("lend tid=%d to=%d: %s", (int) self, (int) owner,
                             r == -EAGAIN ? "released meanwhile" : r == -EALREADY ? "not below us" : strerror(-r));
@@ -125,7 +135,8 @@ void preload_lend_before_wait(pthread_mutex_t *m) {
                 table_enter();
                 for (size_t i = 0; i < LOANS_MAX && glibc_mutex_held_with_waiters(m, owner); i++)
                         if (!loans[i].o) {
-                                loans[i] = (Loan) { .lock = m, .holder = owner, .lender = self, .o = o };
+                                loans[i] = (Loan) { .lock = m, .holder = owner, .lender = self, .o = o,
+                                                    .brokered = brokered };
                                 lent_pending = true;
                                 n_lent++;
                                 o = NULL;
@@ -135,7 +146,7 @@ void preload_lend_before_wait(pthread_mutex_t *m) {
                 bool kept = !o;
                 /* Released meanwhile (or no room): the loan is over already. */
                 if (o)
-                        (void) override_end_direct(o);
+                        (void) loan_end(o, brokered);
                 preload_log("lend tid=%d to=%d class=%s: %s", (int) self, (int) owner, qclass_to_string(mine),
                             kept ? "lent" : "released meanwhile");
         }
@@ -230,15 +241,12 @@ void preload_lend_init(void) {
                 preload_log("lending: off, the C library lacks a call it wraps");
                 return;
         }
-        if (!kernel_caps()->privileged) {
-                preload_log("lending: off, no CAP_SYS_NICE (lending through qosd is not built in)");
-                return;
-        }
         if (pthread_atfork(fork_prepare, fork_parent, fork_child) != 0) {
                 preload_log("lending: off, pthread_atfork failed");
                 return;
         }
         preload_lending = l;
         __atomic_store_n(&preload_lending.on, true, __ATOMIC_RELEASE);
-        preload_log("lending: on");
+        preload_log(kernel_caps()->privileged ? "lending: on"
+                                              : "lending: on, through qosd (no CAP_SYS_NICE)");
 }

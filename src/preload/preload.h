@@ -98,6 +98,13 @@ void preload_lend_end_held(const void *lock);
 /* Loans made since the process started (for QOS_PRELOAD_DEBUG and tests). */
 unsigned long preload_lend_count(void);
 
+/* Without CAP_SYS_NICE: a loan through qosd, by libqos.so (loaded at the
+ * first call); its handle belongs to that libqos.so and is ended only with
+ * preload_broker_end(). -EOPNOTSUPP where libqos.so cannot be loaded. */
+typedef struct qos_override qos_override_t;
+int preload_broker_begin(pid_t tid, QClass c, qos_override_t **ret);
+int preload_broker_end(qos_override_t *o);
+
 /* Diagnostics: QOS_PRELOAD_DEBUG=1 (stderr) or =/absolute/file (appended,
  * opened for each line so that a program closing its descriptors cannot
  * make us write into one of its files). Ignored in setuid programs. */

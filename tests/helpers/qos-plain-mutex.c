@@ -3,14 +3,18 @@
  * libqos, it only names its threads (bg-holder, ui-waiter, ...), which the
  * test's rules give classes.
  *
- *   lend TYPE [cond|unlock [MS]]
+ *   lend TYPE [cond|unlock [MS [HOLD_MS]]]
  *                     bg-holder takes a mutex of TYPE (normal, recursive,
  *                     errorcheck, robust, pi, pshared), ui-waiter waits
  *                     on it; bg-holder prints its own settings before,
  *                     while waited on (polling until they change, MS
  *                     milliseconds at most, 3000 unless given) and right
  *                     after its unlock (or, with cond, after a
- *                     pthread_cond_timedwait() that released it).
+ *                     pthread_cond_timedwait() that released it); with
+ *                     HOLD_MS it holds that much longer once lent, so
+ *                     that a loan through qosd is recorded before the
+ *                     release (a release between qosd's change and its
+ *                     answer leaves the loan to its lender to end).
  *   uncontended N     N lock/unlock pairs on each type, between two
  *                     write()s of "begin" and "end" (strace counts the
  *                     system calls between).
@@ -77,7 +81,17 @@ typedef struct Lend {
 
 static void *lend_waiter(void *userdata) {
         Lend *l = userdata;
+        char start[64], now[64];
+        settings(start, sizeof start);
         prctl(PR_SET_NAME, "ui-waiter");
+        /* Lend only with the class the rule gives: applied by the preload
+         * at once with privilege, by qosd a moment later without. */
+        for (int i = 0; i < 3000; i++) {
+                settings(now, sizeof now);
+                if (strcmp(now, start) != 0)
+                        break;
+                sleep_ms(1);
+        }
         __atomic_store_n(&l->waiting, 1, __ATOMIC_RELEASE);
         int r = pthread_mutex_lock(&l->m);
         l->done = 1;
@@ -88,7 +102,7 @@ static void *lend_waiter(void *userdata) {
         return NULL;
 }
 
-static int lend(const char *type, bool via_cond, unsigned poll_ms) {
+static int lend(const char *type, bool via_cond, unsigned poll_ms, unsigned hold_ms) {
         Lend l = { .c = PTHREAD_COND_INITIALIZER, .via_cond = via_cond };
         char base[64], now[64], after[64];
         pthread_t t;
@@ -112,6 +126,8 @@ static int lend(const char *type, bool via_cond, unsigned poll_ms) {
                         break;
                 sleep_ms(1);
         }
+        if (hold_ms)
+                sleep_ms(hold_ms);
         if (via_cond) {
                 struct timespec t1 = deadline_ms(CLOCK_REALTIME, 10000);
                 while (!l.done)
@@ -238,11 +254,11 @@ int main(int argc, char **argv) {
         setvbuf(stdout, NULL, _IOLBF, 0);
         if (argc >= 3 && strcmp(argv[1], "lend") == 0)
                 return lend(argv[2], argc >= 4 && strcmp(argv[3], "cond") == 0,
-                            argc >= 5 ? (unsigned) atoi(argv[4]) : 3000);
+                            argc >= 5 ? (unsigned) atoi(argv[4]) : 3000, argc >= 6 ? (unsigned) atoi(argv[5]) : 0);
         if (argc >= 3 && strcmp(argv[1], "uncontended") == 0)
                 return uncontended(atol(argv[2]));
         if (argc >= 3 && strcmp(argv[1], "stress") == 0)
                 return stress(atol(argv[2]));
-        fprintf(stderr, "usage: %s lend TYPE [cond|unlock [MS]] | uncontended N | stress N\n", argv[0]);
+        fprintf(stderr, "usage: %s lend TYPE [cond|unlock [MS [HOLD_MS]]] | uncontended N | stress N\n", argv[0]);
         return 2;
 }
