@@ -34,8 +34,9 @@ tree=$(cat "$cur/tree")
         echo "build-scx-qos: $tree has no tools/sched_ext (not a 6.12+ tree?)" >&2
         exit 1
 }
-tools=${QOS_SCX_TOOLS:-$kext/scx-tools/$(basename "$tree")}
-out=${QOS_SCX_OUT:-$cur/scx}
+# Absolute: libbpf's Makefile names its targets by absolute path.
+tools=$(realpath -m "${QOS_SCX_TOOLS:-$kext/scx-tools/$(basename "$tree")}")
+out=$(realpath -m "${QOS_SCX_OUT:-$cur/scx}")
 obj=$out/obj
 mkdir -p "$tools/libbpf" "$tools/bpftool" "$obj"
 make_q() { nice -n "${QOS_KERNEL_NICE:-10}" make -s "$@" >&2; }

@@ -77,7 +77,7 @@ static void help(void) {
                "  --test-error-after-ms MS   fail with an error after MS (tests the fallback)\n"
                "  -v, --verbose              print libbpf's debug messages\n"
                "  -h, --help                 show this help\n"
-               "  --version                  show the version\n");
+               "  -V, --version              show the version\n");
 }
 
 static int parse_uint(const char *s, unsigned max, unsigned *ret) {
@@ -94,7 +94,7 @@ static int parse_uint(const char *s, unsigned max, unsigned *ret) {
 
 static int parse_options(int argc, char **argv, Options *o) {
         enum { OPT_STATS = 256, OPT_TIMEOUT, OPT_BG_GUARD, OPT_UTIL_GUARD,
-               OPT_STALL, OPT_ERROR_AFTER, OPT_VERSION };
+               OPT_STALL, OPT_ERROR_AFTER };
         static const struct option longopts[] = {
                 { "stats", required_argument, NULL, OPT_STATS },
                 { "timeout-ms", required_argument, NULL, OPT_TIMEOUT },
@@ -104,12 +104,12 @@ static int parse_options(int argc, char **argv, Options *o) {
                 { "test-error-after-ms", required_argument, NULL, OPT_ERROR_AFTER },
                 { "verbose", no_argument, NULL, 'v' },
                 { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, OPT_VERSION },
+                { "version", no_argument, NULL, 'V' },
                 {}
         };
         int c, r = 0;
 
-        while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) >= 0) {
+        while ((c = getopt_long(argc, argv, "vhV", longopts, NULL)) >= 0) {
                 switch (c) {
                 case OPT_STATS:
                         r = parse_uint(optarg, 86400, &o->stats_sec);
@@ -142,7 +142,7 @@ static int parse_options(int argc, char **argv, Options *o) {
                 case 'h':
                         help();
                         exit(0);
-                case OPT_VERSION:
+                case 'V':
                         printf("scx_qos %s\n", SCX_QOS_VERSION);
                         exit(0);
                 default:
