@@ -15,6 +15,7 @@
         X(IDLE_UI, "idle_ui")             /* UI/UIN wake-up put on an idle CPU */ \
         X(PREEMPT_BG, "preempt_bg")       /* UI/UIN wake-up preempted background */ \
         X(QUEUED_UI, "queued_ui")         /* UI/UIN wake-up found neither */   \
+        X(KICK_UI, "kick_ui")             /* ... and cut short a user task past its slice */ \
         X(PREEMPT_BG_UTIL, "preempt_bg_util") /* utility wake-up preempted background */ \
         X(GUARD_BG, "guard_bg")           /* background run by its guard */    \
         X(GUARD_UTIL, "guard_util")       /* utility run by its guard */       \

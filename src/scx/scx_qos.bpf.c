@@ -19,8 +19,9 @@
  * Wake-up of a user-interactive or user-initiated task: an idle CPU first
  * (scx_bpf_select_cpu_dfl), else a CPU of its mask that runs a background
  * task, which is preempted (SCX_DSQ_LOCAL_ON | cpu with SCX_ENQ_PREEMPT);
- * else HI, taken at the next slice end of any CPU (at most UTIL_SLICE on a
- * CPU running utility, which is never preempted). A utility wake-up also
+ * else HI, taken at the next slice end of any CPU (at most the utility slice on a
+ * CPU running utility, which is never preempted); a CPU whose user-class
+ * task has overrun its slice is kicked to end it now (kick_overrun_cpu()). A utility wake-up also
  * takes a background CPU, as the fair class lets any wake-up preempt a
  * SCHED_IDLE task. Which CPU runs which class is tracked in cpu_run[],
  * written in ops.running/stopping: the idea of scx_lavd's per-CPU context,
@@ -38,8 +39,8 @@
  *   background: if BG is non-empty and no background task ran for
  *     bg_guard_ns (100 ms by default, --bg-guard-ms), the next dispatch
  *     takes BG first, and that task is not preemptible by wake-ups for its
- *     slice. Background as a whole thus gets at least BG_SLICE every
- *     bg_guard_ns: 8 ms per 100 ms, ~7% of one CPU, under any load.
+ *     slice. Background as a whole thus gets at least its slice every
+ *     bg_guard_ns: 8 ms per 100 ms, 8% of one CPU, under any load.
  *   utility: the same with util_guard_ns (300 ms by default,
  *     --util-guard-ms, looser: it is only a backstop against a runaway
  *     user-interactive hog): at least 3 ms per 300 ms, ~1% of one CPU,
@@ -99,6 +100,7 @@ static u64 vtime_now[NR_VTIME_DSQS];
 static u64 loaded_ns;
 static u64 last_bg_ns, last_util_ns;
 static u32 cpu_run[MAX_CPUS];
+static u64 cpu_started[MAX_CPUS]; /* when its current task started */
 static bool guard_pending[MAX_CPUS]; /* this CPU's next task is a guarded one */
 
 UEI_DEFINE(uei);
@@ -242,6 +244,39 @@ static s32 claim_bg_cpu(struct task_struct *p) {
         return -1;
 }
 
+/*
+ * A queued user-class wake-up waits for a slice to end, but slices end at
+ * the tick (4 ms at HZ=250), long after a 0.5 ms one is used up. So kick
+ * one CPU whose user-class task has overrun its slice: its next dispatch
+ * takes HI. This only enforces a slice early; utility is never cut short.
+ */
+static bool kick_overrun_cpu(struct task_struct *p, u64 now) {
+        u32 nr = scx_bpf_nr_cpu_ids();
+        u32 i;
+
+        if (nr > MAX_CPUS)
+                nr = MAX_CPUS;
+        bpf_for(i, 0, nr) {
+                u32 *slot = run_slot(i);
+                u64 *started = MEMBER_VPTR(cpu_started, [i & (MAX_CPUS - 1)]);
+                u64 slice;
+                u32 run;
+
+                if (!slot || !started)
+                        continue;
+                run = *slot;
+                if (run != RUN_CLASS(SCX_QOS_UI) && run != RUN_CLASS(SCX_QOS_UIN))
+                        continue;
+                /* Constant indices: the verifier loses a computed one's bounds. */
+                slice = run == RUN_CLASS(SCX_QOS_UI) ? slice_of(SCX_QOS_UI) : slice_of(SCX_QOS_UIN);
+                if (now - *started < slice || !bpf_cpumask_test_cpu(i, p->cpus_ptr))
+                        continue;
+                scx_bpf_kick_cpu(i, SCX_KICK_PREEMPT);
+                return true;
+        }
+        return false;
+}
+
 static void queue_vtime(struct task_struct *p, u32 cls, u64 enq_flags) {
         struct task_ctx *tctx = task_ctx(p);
         u32 dsq = class_dsq(cls);
@@ -328,10 +363,15 @@ void BPF_STRUCT_OPS(qos_enqueue, struct task_struct *p, u64 enq_flags) {
                         }
                 }
         }
-        if (cls <= SCX_QOS_UIN && wakeup)
-                stat_inc(SCX_QOS_STAT_QUEUED_UI);
-
         queue_vtime(p, cls, enq_flags);
+
+        if (cls <= SCX_QOS_UIN && wakeup) {
+                stat_inc(SCX_QOS_STAT_QUEUED_UI);
+                if (kick_overrun_cpu(p, bpf_ktime_get_ns())) {
+                        stat_inc(SCX_QOS_STAT_KICK_UI);
+                        return;
+                }
+        }
 
         /* A CPU that went idle sleeps until kicked: wake one for this task. */
         cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0);
@@ -354,6 +394,7 @@ static bool guard_consume(u32 dsq, u64 *last, u64 guard_ns, u64 now) {
 void BPF_STRUCT_OPS(qos_dispatch, s32 cpu, struct task_struct *prev) {
         u64 now = bpf_ktime_get_ns();
         u32 prev_cls = SCX_QOS_NR_CLASSES;
+        u64 *started = MEMBER_VPTR(cpu_started, [cpu & (MAX_CPUS - 1)]);
 
         check_error_hook();
 
@@ -388,6 +429,9 @@ void BPF_STRUCT_OPS(qos_dispatch, s32 cpu, struct task_struct *prev) {
         /* Nothing above it queued: @prev keeps the CPU for another slice. */
         if (prev_cls < SCX_QOS_NR_CLASSES) {
                 prev->scx.slice = slice_of(prev_cls);
+                /* A fresh slice: kick_overrun_cpu() counts from here. */
+                if (started)
+                        *started = now;
                 if (prev_cls == SCX_QOS_BG)
                         last_bg_ns = now;
                 else if (prev_cls == SCX_QOS_UTIL)
@@ -408,8 +452,11 @@ void BPF_STRUCT_OPS(qos_running, struct task_struct *p) {
         bool *pending = MEMBER_VPTR(guard_pending, [cpu & (MAX_CPUS - 1)]);
         u32 *slot = run_slot(cpu);
         u64 *vnow = MEMBER_VPTR(vtime_now, [dsq]);
+        u64 *started = MEMBER_VPTR(cpu_started, [cpu & (MAX_CPUS - 1)]);
 
         stat_inc(SCX_QOS_STAT_DISPATCH_UI + cls);
+        if (started)
+                *started = now;
         if (tctx)
                 tctx->started_ns = now;
         if (slot)
