@@ -19,13 +19,14 @@
  * Wake-up of a user-interactive or user-initiated task: an idle CPU first
  * (scx_bpf_select_cpu_dfl), else a CPU of its mask that runs a background
  * task, which is preempted (SCX_DSQ_LOCAL_ON | cpu with SCX_ENQ_PREEMPT);
- * else HI, taken at the next slice end of any CPU (at most the utility slice on a
- * CPU running utility, which is never preempted); a CPU whose user-class
- * task has overrun its slice is kicked to end it now (kick_overrun_cpu()). A utility wake-up also
- * takes a background CPU, as the fair class lets any wake-up preempt a
- * SCHED_IDLE task. Which CPU runs which class is tracked in cpu_run[],
- * written in ops.running/stopping: the idea of scx_lavd's per-CPU context,
- * which it reads to pick a victim CPU to kick.
+ * else HI, taken at the next slice end of any CPU (at most the utility
+ * slice on a CPU running utility, which is never preempted); a CPU whose
+ * user-class task has overrun its slice is kicked to end it now
+ * (kick_overrun_cpu()). A utility wake-up also takes a background CPU, as
+ * the fair class lets any wake-up preempt a SCHED_IDLE task. Which CPU
+ * runs which class is tracked in cpu_run[], written in ops.running and
+ * ops.stopping: the idea of scx_lavd's per-CPU context, which it reads to
+ * pick a victim CPU to kick.
  *
  * Slices: 0.5 ms and 1 ms for the two user classes (qosd's own values, so a
  * spinning user-interactive thread hands the CPU back every 0.5 ms to
@@ -57,24 +58,12 @@
 #include <scx/common.bpf.h>
 
 #include "scx-qos-stats.h"
+#include "scx-qos-class.bpf.h"
 
 char _license[] SEC("license") = "GPL";
 
-#define MS(x) ((u64) (x) * 1000000ULL)
-#define US(x) ((u64) (x) * 1000ULL)
-
-#define SCHED_IDLE 5
-#define NICE_0_PRIO 120
 #define MAX_CPUS 1024 /* power of two: cpu_run[] is indexed with a mask */
 #define TASK_COMM_LEN 16
-
-enum {
-        DSQ_HI,
-        DSQ_UTIL,
-        DSQ_BG,
-        DSQ_STALL, /* --test-stall: never consumed */
-        NR_VTIME_DSQS = DSQ_STALL,
-};
 
 /* cpu_run[]: what a CPU runs; 0, what .bss starts with, is nothing of ours. */
 #define RUN_IDLE 0
@@ -88,13 +77,6 @@ const volatile u64 bg_guard_ns = MS(100);
 const volatile u64 util_guard_ns = MS(300);
 const volatile u64 error_after_ns;
 const volatile char stall_comm[TASK_COMM_LEN];
-
-static const u64 class_slice[SCX_QOS_NR_CLASSES] = {
-        [SCX_QOS_UI] = US(500),
-        [SCX_QOS_UIN] = MS(1),
-        [SCX_QOS_UTIL] = MS(3),
-        [SCX_QOS_BG] = MS(8),
-};
 
 static u64 vtime_now[NR_VTIME_DSQS];
 static u64 loaded_ns;
@@ -133,44 +115,6 @@ static void stat_inc(u32 idx) {
 
 static inline bool vtime_before(u64 a, u64 b) {
         return (s64) (a - b) < 0;
-}
-
-/*
- * qosd's class table read backwards, with room either side of its values so
- * that a nice or a slice set by hand lands in the class it is nearest to.
- * The slice counts only when it was set (se.custom_slice, 6.12's
- * sched_attr.sched_runtime for fair tasks): otherwise se.slice is the base
- * slice, which says nothing about the task.
- */
-static u32 task_class(const struct task_struct *p) {
-        int nice = p->static_prio - NICE_0_PRIO;
-        u64 slice = 0;
-
-        if (p->policy == SCHED_IDLE || nice >= 10)
-                return SCX_QOS_BG;
-        if (bpf_core_field_exists(p->se.custom_slice) && p->se.custom_slice)
-                slice = p->se.slice;
-        if (nice <= -10 || (slice && slice <= US(600)))
-                return SCX_QOS_UI;
-        if (nice < 0 || (slice && slice <= US(1200)))
-                return SCX_QOS_UIN;
-        return SCX_QOS_UTIL;
-}
-
-static u32 class_dsq(u32 cls) {
-        switch (cls) {
-        case SCX_QOS_UI:
-        case SCX_QOS_UIN:
-                return DSQ_HI;
-        case SCX_QOS_UTIL:
-                return DSQ_UTIL;
-        default:
-                return DSQ_BG;
-        }
-}
-
-static u64 slice_of(u32 cls) {
-        return cls < SCX_QOS_NR_CLASSES ? class_slice[cls] : MS(3);
 }
 
 static bool is_stall_task(const struct task_struct *p) {
