@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The counters scx_qos keeps, shared by the scheduler (scx_qos.bpf.c, which
+ * counts into a per-CPU array) and its loader (scx_qos.c, which sums the
+ * CPUs and prints them). One table: index, and the key the stats line uses.
+ */
+#ifndef SCX_QOS_STATS_H
+#define SCX_QOS_STATS_H
+
+#define SCX_QOS_STATS(X)                                                       \
+        X(ENQ_UI, "enq_ui")               /* placements of user-interactive */ \
+        X(ENQ_UIN, "enq_uin")             /* ... user-initiated */             \
+        X(ENQ_UTIL, "enq_util")           /* ... utility */                    \
+        X(ENQ_BG, "enq_bg")               /* ... background */                 \
+        X(IDLE_UI, "idle_ui")             /* UI/UIN wake-up put on an idle CPU */ \
+        X(PREEMPT_BG, "preempt_bg")       /* UI/UIN wake-up preempted background */ \
+        X(QUEUED_UI, "queued_ui")         /* UI/UIN wake-up found neither */   \
+        X(KICK_UI, "kick_ui")             /* ... and cut short a user task past its slice */ \
+        X(PREEMPT_BG_UTIL, "preempt_bg_util") /* utility wake-up preempted background */ \
+        X(GUARD_BG, "guard_bg")           /* background run by its guard */    \
+        X(GUARD_UTIL, "guard_util")       /* utility run by its guard */       \
+        X(DISPATCH_UI, "dispatch_ui")     /* a user-interactive task started */ \
+        X(DISPATCH_UIN, "dispatch_uin")   /* ... user-initiated */             \
+        X(DISPATCH_UTIL, "dispatch_util") /* ... utility */                    \
+        X(DISPATCH_BG, "dispatch_bg")     /* ... background */                 \
+        X(STALLED, "test_stalled")        /* tasks held back by --test-stall */
+
+#define SCX_QOS_STAT_INDEX(id, key) SCX_QOS_STAT_##id,
+enum scx_qos_stat {
+        SCX_QOS_STATS(SCX_QOS_STAT_INDEX)
+        SCX_QOS_NR_STATS
+};
+#undef SCX_QOS_STAT_INDEX
+
+/* The classes, highest first (qosd's QClass, src/core/qclass.h, counts the
+ * other way and has an "unspecified" 0 that the scheduler never sees). */
+enum scx_qos_class {
+        SCX_QOS_UI,
+        SCX_QOS_UIN,
+        SCX_QOS_UTIL,
+        SCX_QOS_BG,
+        SCX_QOS_NR_CLASSES
+};
+
+#endif
