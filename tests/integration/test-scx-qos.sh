@@ -88,6 +88,14 @@ wait_probes() {
         for p in "${probes[@]}"; do wait "$p" || fail "a probe failed: $(cat "$work"/* | tail -n 5)"; done
         probes=()
 }
+# 300 user-interactive wake-ups 5 ms apart into $work/NAME, beside the
+# probes already started; then the loader's next stats line.
+wake_beside() { # name
+        sleep 0.5
+        "$QOS_SCX_PROBE" user-interactive wake 5000 300 >"$work/$1" || fail "wake probe failed"
+        wait_probes
+        sleep 1.5
+}
 
 # --- load and unload
 start_scx
@@ -117,10 +125,7 @@ ok "hogs of all four classes ran; each class was queued and background dispatche
 # --- a user-interactive wake-up with a CPU idle goes there
 start_scx
 probe bg background hog 6 --cpu 0
-sleep 0.5
-"$QOS_SCX_PROBE" user-interactive wake 5000 300 >"$work/wake-idle" || fail "wake probe failed"
-wait_probes
-sleep 1.5
+wake_beside wake-idle
 on_idle=$(field wake-idle cpu1)
 [ "$on_idle" -ge 240 ] || fail "woke on the idle CPU $on_idle times of 300: $(cat "$work/wake-idle")"
 idle_ui=$(counter idle_ui)
@@ -132,10 +137,7 @@ ok "with CPU 1 idle, $on_idle of 300 wake-ups woke there (idle_ui $idle_ui)"
 start_scx
 probe bg background hog 6 --cpu 0
 probe util utility hog 6 --cpu 1
-sleep 0.5
-"$QOS_SCX_PROBE" user-interactive wake 5000 300 >"$work/wake-busy" || fail "wake probe failed"
-wait_probes
-sleep 1.5
+wake_beside wake-busy
 on_bg=$(field wake-busy cpu0) on_util=$(field wake-busy cpu1)
 [ "$on_bg" -ge 240 ] || fail "woke on the background hog's CPU $on_bg times of 300: $(cat "$work/wake-busy")"
 preempt_bg=$(counter preempt_bg)
