@@ -41,6 +41,37 @@ void settings_init(Settings *s) {
 void settings_done(Settings *s) {
         free(s->profile);
         s->profile = NULL;
+        free(s->scheduler_path);
+        s->scheduler_path = NULL;
+}
+
+const char *settings_scheduler_path(const Settings *s) {
+        return s->scheduler_path ?: SCHEDULER_PATH_DEFAULT;
+}
+
+/* Scheduler= and SchedulerPath=; see bpf-scheduler.h. */
+static int set_scheduler_key(Settings *s, const char *key, const char *value) {
+        if (strcasecmp(key, "Scheduler") == 0) {
+                if (strcasecmp(value, "none") == 0)
+                        s->scheduler = SCHEDULER_NONE;
+                else if (strcasecmp(value, "qos") == 0)
+                        s->scheduler = SCHEDULER_QOS;
+                else
+                        return -EINVAL;
+                return 0;
+        }
+        if (strcasecmp(key, "SchedulerPath") == 0) {
+                char *p = NULL;
+                /* Absolute: qosd runs it as root, never from a search path. */
+                if (*value && *value != '/')
+                        return -EINVAL;
+                if (*value && !(p = strdup(value)))
+                        return -ENOMEM;
+                free(s->scheduler_path);
+                s->scheduler_path = p;
+                return 0;
+        }
+        return -ENOKEY;
 }
 
 /* "16M", "512K", "1048576". */
@@ -160,7 +191,7 @@ static int set_broker_key(Settings *s, const char *key, const char *value) {
                 return parse_count(value, 100000, &s->request_burst);
         if (strcasecmp(key, "ListTasksMax") == 0)
                 return parse_count(value, 4194304, &s->list_tasks_max);
-        return -ENOKEY;
+        return set_scheduler_key(s, key, value);
 }
 
 typedef struct Ctx {
