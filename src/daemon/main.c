@@ -10,6 +10,7 @@
 #include <string.h>
 #include <systemd/sd-daemon.h>
 
+#include "bpf-scheduler.h"
 #include "bus-link.h"
 #include "event-handler.h"
 #include "focus.h"
@@ -208,6 +209,7 @@ static int setup(Manager *m, const Options *o) {
         sigaddset(&mask, SIGTERM);
         sigaddset(&mask, SIGINT);
         sigaddset(&mask, SIGHUP);
+        sigaddset(&mask, SIGCHLD); /* sd-event's child sources (bpf-scheduler.c) need it blocked */
         sigprocmask(SIG_BLOCK, &mask, NULL);
         if ((r = sd_event_add_signal(m->event, NULL, SIGTERM, on_terminate, m)) < 0 ||
             (r = sd_event_add_signal(m->event, NULL, SIGINT, on_terminate, m)) < 0 ||
@@ -258,11 +260,14 @@ static int setup(Manager *m, const Options *o) {
                 else if (r >= 0)
                         log_info("profile %s:\n%s", m->settings.profile, report ?: "");
         }
+        /* Last: the rules already apply whatever the CPU scheduler does. */
+        (void) bpf_scheduler_apply(m);
         return 0;
 }
 
 static void teardown(Manager *m) {
         m->exiting = true;
+        bpf_scheduler_free(m);
         units_stop(m, m->settings.restore_on_exit);
         if (m->settings.restore_on_exit) {
                 size_t n = control_restore_all(m);
@@ -314,6 +319,7 @@ int main(int argc, char **argv) {
         _cleanup_free_ char *conf = o.config ? strdup(o.config) : manager_path(&m, SETTINGS_FILE);
         if (!conf || settings_load(&m.settings, conf) < 0)
                 return EXIT_FAILURE;
+        m.settings_path = conf;
         if (o.log_level)
                 m.settings.log_level = log_level_from_string(o.log_level);
         if (o.restore >= 0)

@@ -46,6 +46,7 @@ typedef struct Broker Broker;
 typedef struct Units Units;
 typedef struct Focus Focus;
 typedef struct BusLink BusLink;
+typedef struct BpfScheduler BpfScheduler;
 
 typedef struct Manager {
         sd_event *event;
@@ -63,6 +64,8 @@ typedef struct Manager {
         char *bus_address;
         bool no_bus;
         Settings settings;
+        const char *settings_path;      /* qosd.conf, read again on reload for Scheduler= */
+        BpfScheduler *scheduler;        /* Scheduler=qos: the loader qosd runs (bpf-scheduler.h) */
 
         RuleSet *rules;
         size_t rule_files;

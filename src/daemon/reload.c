@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bpf-scheduler.h"
 #include "broker.h"
 #include "log.h"
 #include "macro.h"
@@ -141,6 +142,9 @@ int reload_rules(Manager *m, bool initial) {
         /* The registry outlives the swap: entries copy their origin text. */
         if (initial)
                 return 0;
+        /* The one setting a reload reads again: the scheduler, which an
+         * administrator may want to take away without stopping qosd. */
+        bpf_scheduler_reload(m);
         /* This load read every user's directory too: their pending
          * reloads have nothing left to do. Users may have come or gone. */
         reload_watch_refresh(m);
