@@ -131,12 +131,18 @@ static int attr_set_text(const char *dir, const char *file, const char *v) {
         return strcmp(back, v) == 0 ? 0 : -EOPNOTSUPP;
 }
 
+/* Set when a group of ours was found without the clamp files. */
+static bool uclamp_missing;
+
+bool group_uclamp_missing(void) {
+        return uclamp_missing;
+}
+
 /* The class's utilization clamps for the group as a whole (cpu.uclamp.min
  * and .max, v1 and v2 alike, CONFIG_UCLAMP_TASK_GROUP): they bound what
  * the group's threads' own clamps can ask. Best effort, like the budget;
- * a kernel without them is told once. */
+ * the daemon reports a kernel without them (group_uclamp_missing()). */
 static void set_uclamp(const char *dir, const ClassKnobs *k) {
-        static bool told;
         char path[GROUP_PATH_MAX], v[16];
         const struct { const char *file; int value; } clamps[] = {
                 { "cpu.uclamp.min", k->uclamp_min },
@@ -147,10 +153,7 @@ static void set_uclamp(const char *dir, const ClassKnobs *k) {
                 if (attr_path(dir, clamps[i].file, path, sizeof path) < 0)
                         return;
                 if (access(path, F_OK) < 0) {
-                        if (!told)
-                                log_info("%s: no %s (kernel without CONFIG_UCLAMP_TASK_GROUP); "
-                                         "qosd's groups go without utilization clamps", dir, clamps[i].file);
-                        told = true;
+                        uclamp_missing = true;
                         return;
                 }
                 int r = attr_set_text(dir, clamps[i].file, group_uclamp_percent(clamps[i].value, v, sizeof v));

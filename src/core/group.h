@@ -63,6 +63,10 @@ int group_ensure(QClass c);
  * percentage with two decimals, "max" for 1024. Pure. */
 const char *group_uclamp_percent(int value, char *buf, size_t size);
 
+/* A group of ours was made on a kernel without cpu.uclamp.min/max
+ * (CONFIG_UCLAMP_TASK_GROUP): the groups go without clamps. */
+bool group_uclamp_missing(void);
+
 /* Move one thread into class c's group (created if needed), or with
  * QCLASS_UNSPECIFIED back to the root. The caller has checked that the
  * thread is not in a foreign cgroup. -ESRCH if the thread is gone. */

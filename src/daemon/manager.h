@@ -71,6 +71,7 @@ typedef struct Manager {
         size_t rule_files;
         UserDirs user_dirs;     /* the users' rule directories of the last load */
         bool user_rules_off;    /* UserRules=yes but qosd cannot read as a user */
+        bool group_uclamp_told; /* the groups' missing cpu.uclamp files were reported */
         ProcessTable procs;
         TaskRegistry tasks;
         StateFile state;
