@@ -60,7 +60,7 @@ typedef struct Manager {
         sd_event_source *periodic_timer;
 
         char *root;             /* --root prefix, NULL for / */
-        char *sys_root;         /* --sys-root: prefix for the profile files in /sys */
+        char *sys_root;         /* --sys-root: prefix for the profile files and sched_ext's state in /sys */
         char *bus_address;
         bool no_bus;
         Settings settings;
