@@ -49,16 +49,20 @@ const char *settings_scheduler_path(const Settings *s) {
         return s->scheduler_path ?: SCHEDULER_PATH_DEFAULT;
 }
 
+/* One of two words: 0 for the first, 1 for the second. */
+static int parse_word_pair(const char *v, const char *first, const char *second) {
+        if (strcasecmp(v, first) == 0)
+                return 0;
+        return strcasecmp(v, second) == 0 ? 1 : -EINVAL;
+}
+
 /* Scheduler= and SchedulerPath=; see bpf-scheduler.h. */
 static int set_scheduler_key(Settings *s, const char *key, const char *value) {
         if (strcasecmp(key, "Scheduler") == 0) {
-                if (strcasecmp(value, "none") == 0)
-                        s->scheduler = SCHEDULER_NONE;
-                else if (strcasecmp(value, "qos") == 0)
-                        s->scheduler = SCHEDULER_QOS;
-                else
-                        return -EINVAL;
-                return 0;
+                int r = parse_word_pair(value, "none", "qos");
+                if (r >= 0)
+                        s->scheduler = r ? SCHEDULER_QOS : SCHEDULER_NONE;
+                return r;
         }
         if (strcasecmp(key, "SchedulerPath") == 0) {
                 char *p = NULL;
@@ -227,13 +231,10 @@ static int set_key(Settings *s, const char *key, const char *value) {
                 return 0;
         }
         if (strcasecmp(key, "ForeignChange") == 0) {
-                if (strcasecmp(value, "leave") == 0)
-                        s->on_foreign = FOREIGN_LEAVE;
-                else if (strcasecmp(value, "reapply") == 0)
-                        s->on_foreign = FOREIGN_REAPPLY;
-                else
-                        return -EINVAL;
-                return 0;
+                r = parse_word_pair(value, "leave", "reapply");
+                if (r >= 0)
+                        s->on_foreign = r ? FOREIGN_REAPPLY : FOREIGN_LEAVE;
+                return r;
         }
         if (strcasecmp(key, "ReceiveBuffer") == 0)
                 return parse_size(value, &s->receive_buffer);

@@ -158,33 +158,33 @@ static void test_list_tasks_max(void **state) {
         settings_done(&s);
 }
 
+/* settings_load() of text; its result. */
+static int load_text(Settings *s, const char *text) {
+        char *p = write_tmp(text);
+        int r = settings_load(s, p);
+        unlink(p);
+        free(p);
+        return r;
+}
+
 static void test_scheduler(void **state) {
         Settings s;
         settings_init(&s);
         assert_int_equal(s.scheduler, SCHEDULER_NONE);
         assert_string_equal(settings_scheduler_path(&s), QOS_LIBEXECDIR "/qos/scx_qos");
 
-        char *p = write_tmp("[Daemon]\nScheduler=qos\nSchedulerPath=/opt/scx/scx_qos\n");
-        assert_int_equal(settings_load(&s, p), 0);
+        assert_int_equal(load_text(&s, "[Daemon]\nScheduler=qos\nSchedulerPath=/opt/scx/scx_qos\n"), 0);
         assert_int_equal(s.scheduler, SCHEDULER_QOS);
         assert_string_equal(settings_scheduler_path(&s), "/opt/scx/scx_qos");
-        unlink(p);
-        free(p);
 
         /* A relative path and an unknown scheduler are errors that keep
          * the values before; an empty path is the default again. */
-        p = write_tmp("[Daemon]\nScheduler=rusty\nSchedulerPath=scx_qos\n");
-        assert_int_equal(settings_load(&s, p), 2);
+        assert_int_equal(load_text(&s, "[Daemon]\nScheduler=rusty\nSchedulerPath=scx_qos\n"), 2);
         assert_int_equal(s.scheduler, SCHEDULER_QOS);
         assert_string_equal(settings_scheduler_path(&s), "/opt/scx/scx_qos");
-        unlink(p);
-        free(p);
-        p = write_tmp("[Daemon]\nScheduler=none\nSchedulerPath=\n");
-        assert_int_equal(settings_load(&s, p), 0);
+        assert_int_equal(load_text(&s, "[Daemon]\nScheduler=none\nSchedulerPath=\n"), 0);
         assert_int_equal(s.scheduler, SCHEDULER_NONE);
         assert_string_equal(settings_scheduler_path(&s), SCHEDULER_PATH_DEFAULT);
-        unlink(p);
-        free(p);
         settings_done(&s);
 }
 
