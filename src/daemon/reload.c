@@ -95,6 +95,11 @@ int reload_rules(Manager *m, bool initial) {
         char *msg = NULL;
         int r;
 
+        /* The one setting a reload reads again: the scheduler, which an
+         * administrator may want to take away without stopping qosd.
+         * First, so that a rule file with errors does not hold it up. */
+        if (!initial)
+                bpf_scheduler_reload(m);
         if (m->settings.user_rules && !m->user_rules_off) {
                 r = user_dirs_collect(&m->user_dirs, m->settings.user_rules_min_uid);
                 if (r < 0)
@@ -142,9 +147,6 @@ int reload_rules(Manager *m, bool initial) {
         /* The registry outlives the swap: entries copy their origin text. */
         if (initial)
                 return 0;
-        /* The one setting a reload reads again: the scheduler, which an
-         * administrator may want to take away without stopping qosd. */
-        bpf_scheduler_reload(m);
         /* This load read every user's directory too: their pending
          * reloads have nothing left to do. Users may have come or gone. */
         reload_watch_refresh(m);

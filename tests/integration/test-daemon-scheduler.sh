@@ -130,13 +130,17 @@ p2=$(loader_pid)
 [ "$p2" != "$p1" ] || fail "the same loader"
 ok "a killed loader is reaped and started again"
 
-# Reload to none: SIGTERM, the exit line, reaped.
+# Reload to none: SIGTERM, the exit line, reaped; even by a reload whose
+# rules have an error and are not taken.
+printf '[Match]\nExecutable=\n[Process]\nClass=fastest\n' >"$QOSD_ROOT/etc/qos/apps.d/broken.conf"
 conf none "$LOADER"
-hup
+kill -HUP "$QOSD_PID"
+wait_log "reload: .* error(s); keeping the" "the broken rule file rejects the reload"
+rm "$QOSD_ROOT/etc/qos/apps.d/broken.conf"
 wait_log "scheduler\[$p2\]: scx_qos: exit: unregistered from user space" "the loader's exit line"
 wait_log "scx_qos (pid $p2) stopped: exited with status 0" "stopped"
 wait_for gone "$p2" || fail "loader $p2 still there after Scheduler=none"
-ok "Scheduler=none stops and reaps the loader"
+ok "Scheduler=none stops and reaps the loader, also when the rules' reload fails"
 
 # qosd stops: the loader with it, no process left.
 rm -f "$TEST_TMP/loader.pid"
