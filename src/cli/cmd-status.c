@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* qosctl status: qosd's counters and the result of the last reload. */
+/* qosctl status: qosd's counters and the result of the last reload, and
+ * which CPU scheduler runs (read from sysfs here, not asked of qosd). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,11 +8,13 @@
 
 #include "bus-client.h"
 #include "cli.h"
+#include "sched-ext.h"
 
 static void help(void) {
         printf("Usage: qosctl status\n\n"
                "Show what qosd is doing: rules loaded, threads managed, events seen and\n"
-               "lost (ENOBUFS), rescans, changes by others it respected, the last reload.\n");
+               "lost (ENOBUFS), rescans, changes by others it respected, the last reload,\n"
+               "and which CPU scheduler the kernel runs (the fair class or a sched_ext one).\n");
 }
 
 static int print_property(sd_bus_message *reply, const char *name) {
@@ -55,6 +58,15 @@ static int print_property(sd_bus_message *reply, const char *name) {
         return sd_bus_message_exit_container(reply);
 }
 
+/* Scheduler=qos in qosd.conf asks for the sched_ext one; whether it runs
+ * is the kernel's to say. */
+static void print_scheduler(void) {
+        SchedExt x;
+        char buf[SCHED_EXT_OPS_MAX + 32];
+        sched_ext_read(NULL, &x);
+        printf("%-18s %s\n", "Scheduler", sched_ext_describe(&x, buf, sizeof buf));
+}
+
 int cmd_status(int argc, char **argv) {
         sd_bus_message *reply = NULL;
         int r = cli_parse_help_only(argc, argv, help);
@@ -82,5 +94,6 @@ int cmd_status(int argc, char **argv) {
                 fprintf(stderr, "qosctl: malformed reply from qosd\n");
                 return EXIT_FAIL;
         }
+        print_scheduler();
         return EXIT_OK;
 }

@@ -107,6 +107,61 @@ static void set_rt_budget(const char *dir, const ClassKnobs *k) {
                 log_debug_errno(r, "%s: no real-time budget, its threads cannot become real-time: %m", dir);
 }
 
+const char *group_uclamp_percent(int value, char *buf, size_t size) {
+        if (value >= 1024)
+                snprintf(buf, size, "max");
+        else {
+                unsigned hundredths = ((unsigned) (value < 0 ? 0 : value) * 10000u + 512) / 1024;
+                snprintf(buf, size, "%u.%02u", hundredths / 100, hundredths % 100);
+        }
+        return buf;
+}
+
+/* Write a cgroup attribute and read it back as text. */
+static int attr_set_text(const char *dir, const char *file, const char *v) {
+        char path[GROUP_PATH_MAX], back[32];
+        int r = attr_write(dir, file, v);
+        if (r >= 0)
+                r = attr_path(dir, file, path, sizeof path);
+        if (r >= 0)
+                r = read_small_file(path, back, sizeof back, NULL);
+        if (r < 0)
+                return r;
+        back[strcspn(back, "\n")] = '\0';
+        return strcmp(back, v) == 0 ? 0 : -EOPNOTSUPP;
+}
+
+/* Set when a group of ours was found without the clamp files. */
+static bool uclamp_missing;
+
+bool group_uclamp_missing(void) {
+        return uclamp_missing;
+}
+
+/* The class's utilization clamps for the group as a whole (cpu.uclamp.min
+ * and .max, v1 and v2 alike, CONFIG_UCLAMP_TASK_GROUP): they bound what
+ * the group's threads' own clamps can ask. Best effort, like the budget;
+ * the daemon reports a kernel without them (group_uclamp_missing()). */
+static void set_uclamp(const char *dir, const ClassKnobs *k) {
+        char path[GROUP_PATH_MAX], v[16];
+        const struct { const char *file; int value; } clamps[] = {
+                { "cpu.uclamp.min", k->uclamp_min },
+                { "cpu.uclamp.max", k->uclamp_max },
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(clamps); i++) {
+                if (attr_path(dir, clamps[i].file, path, sizeof path) < 0)
+                        return;
+                if (access(path, F_OK) < 0) {
+                        uclamp_missing = true;
+                        return;
+                }
+                int r = attr_set_text(dir, clamps[i].file, group_uclamp_percent(clamps[i].value, v, sizeof v));
+                if (r < 0)
+                        log_debug_errno(r, "%s: cannot set %s to %s: %m", dir, clamps[i].file, v);
+        }
+}
+
 int group_ensure(QClass c) {
         char dir[GROUP_PATH_MAX];
         int r;
@@ -125,6 +180,7 @@ int group_ensure(QClass c) {
                 }
         }
         set_rt_budget(dir, class_knobs(c));
+        set_uclamp(dir, class_knobs(c));
         return set_share(dir, class_knobs(c));
 }
 

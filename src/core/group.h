@@ -55,8 +55,17 @@ int group_locate(pid_t tid, GroupPlace *ret_place, QClass *ret_class, char **ret
 
 /* Create class c's group if needed and give it the class's weight, idle
  * flag and real-time budget, each read back (-EOPNOTSUPP if the kernel kept
- * another value). */
+ * another value), and its utilization clamps where the kernel has them
+ * (best effort: a kernel without them is reported once). */
 int group_ensure(QClass c);
+
+/* A clamp of the class table (0..1024) as cpu.uclamp.min/max take it: a
+ * percentage with two decimals, "max" for 1024. Pure. */
+const char *group_uclamp_percent(int value, char *buf, size_t size);
+
+/* A group of ours was made on a kernel without cpu.uclamp.min/max
+ * (CONFIG_UCLAMP_TASK_GROUP): the groups go without clamps. */
+bool group_uclamp_missing(void);
 
 /* Move one thread into class c's group (created if needed), or with
  * QCLASS_UNSPECIFIED back to the root. The caller has checked that the

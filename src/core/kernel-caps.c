@@ -112,8 +112,14 @@ static void probe_uclamp(KernelCaps *caps) {
 
         r = sys_sched_getattr(self, &cur);
         if (r >= 0) {
+                /* The kernel checks priority and nice even when told to
+                 * keep them: a real-time thread given priority 0 gets
+                 * EINVAL, which would read as "no uclamp", and a niced
+                 * unprivileged one given nice 0 gets EPERM. */
                 a = (struct qos_sched_attr) {
                         .sched_policy = cur.sched_policy,
+                        .sched_nice = cur.sched_nice,
+                        .sched_priority = cur.sched_priority,
                         .sched_flags = SCHED_FLAG_KEEP_ALL_ | SCHED_FLAG_UTIL_CLAMP_MIN |
                                        SCHED_FLAG_UTIL_CLAMP_MAX,
                         .sched_util_min = cur.sched_util_min,

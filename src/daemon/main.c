@@ -10,6 +10,7 @@
 #include <string.h>
 #include <systemd/sd-daemon.h>
 
+#include "bpf-scheduler.h"
 #include "bus-link.h"
 #include "event-handler.h"
 #include "focus.h"
@@ -44,7 +45,8 @@ static void help(void) {
                "  -R, --root DIR          prefix for " QOS_ADMIN_DIR ", " QOS_VENDOR_DIR ",\n"
                "                          " QOS_RUNTIME_DIR " (also $QOS_ROOT)\n"
                "      --config FILE       daemon settings (default ROOT" SETTINGS_FILE ")\n"
-               "      --sys-root DIR      prefix for the profile files in /sys (default: ROOT)\n"
+               "      --sys-root DIR      prefix for the profile files and sched_ext's state\n"
+               "                          in /sys (default: ROOT)\n"
                "      --bus-address ADDR  D-Bus address (default: the system bus,\n"
                "                          $DBUS_SYSTEM_BUS_ADDRESS)\n"
                "      --no-bus            do not connect to D-Bus\n"
@@ -208,6 +210,7 @@ static int setup(Manager *m, const Options *o) {
         sigaddset(&mask, SIGTERM);
         sigaddset(&mask, SIGINT);
         sigaddset(&mask, SIGHUP);
+        sigaddset(&mask, SIGCHLD); /* sd-event's child sources (bpf-scheduler.c) need it blocked */
         sigprocmask(SIG_BLOCK, &mask, NULL);
         if ((r = sd_event_add_signal(m->event, NULL, SIGTERM, on_terminate, m)) < 0 ||
             (r = sd_event_add_signal(m->event, NULL, SIGINT, on_terminate, m)) < 0 ||
@@ -258,11 +261,14 @@ static int setup(Manager *m, const Options *o) {
                 else if (r >= 0)
                         log_info("profile %s:\n%s", m->settings.profile, report ?: "");
         }
+        /* Last: the rules already apply whatever the CPU scheduler does. */
+        (void) bpf_scheduler_apply(m);
         return 0;
 }
 
 static void teardown(Manager *m) {
         m->exiting = true;
+        bpf_scheduler_free(m);
         units_stop(m, m->settings.restore_on_exit);
         if (m->settings.restore_on_exit) {
                 size_t n = control_restore_all(m);
@@ -314,6 +320,7 @@ int main(int argc, char **argv) {
         _cleanup_free_ char *conf = o.config ? strdup(o.config) : manager_path(&m, SETTINGS_FILE);
         if (!conf || settings_load(&m.settings, conf) < 0)
                 return EXIT_FAILURE;
+        m.settings_path = conf;
         if (o.log_level)
                 m.settings.log_level = log_level_from_string(o.log_level);
         if (o.restore >= 0)

@@ -46,6 +46,7 @@ typedef struct Broker Broker;
 typedef struct Units Units;
 typedef struct Focus Focus;
 typedef struct BusLink BusLink;
+typedef struct BpfScheduler BpfScheduler;
 
 typedef struct Manager {
         sd_event *event;
@@ -59,15 +60,18 @@ typedef struct Manager {
         sd_event_source *periodic_timer;
 
         char *root;             /* --root prefix, NULL for / */
-        char *sys_root;         /* --sys-root: prefix for the profile files in /sys */
+        char *sys_root;         /* --sys-root: prefix for the profile files and sched_ext's state in /sys */
         char *bus_address;
         bool no_bus;
         Settings settings;
+        const char *settings_path;      /* qosd.conf, read again on reload for Scheduler= */
+        BpfScheduler *scheduler;        /* Scheduler=qos: the loader qosd runs (bpf-scheduler.h) */
 
         RuleSet *rules;
         size_t rule_files;
         UserDirs user_dirs;     /* the users' rule directories of the last load */
         bool user_rules_off;    /* UserRules=yes but qosd cannot read as a user */
+        bool group_uclamp_told; /* the groups' missing cpu.uclamp files were reported */
         ProcessTable procs;
         TaskRegistry tasks;
         StateFile state;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bpf-scheduler.h"
 #include "broker.h"
 #include "log.h"
 #include "macro.h"
@@ -94,6 +95,11 @@ int reload_rules(Manager *m, bool initial) {
         char *msg = NULL;
         int r;
 
+        /* The one setting a reload reads again: the scheduler, which an
+         * administrator may want to take away without stopping qosd.
+         * First, so that a rule file with errors does not hold it up. */
+        if (!initial)
+                bpf_scheduler_reload(m);
         if (m->settings.user_rules && !m->user_rules_off) {
                 r = user_dirs_collect(&m->user_dirs, m->settings.user_rules_min_uid);
                 if (r < 0)

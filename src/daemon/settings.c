@@ -41,6 +41,41 @@ void settings_init(Settings *s) {
 void settings_done(Settings *s) {
         free(s->profile);
         s->profile = NULL;
+        free(s->scheduler_path);
+        s->scheduler_path = NULL;
+}
+
+const char *settings_scheduler_path(const Settings *s) {
+        return s->scheduler_path ?: SCHEDULER_PATH_DEFAULT;
+}
+
+/* One of two words: 0 for the first, 1 for the second. */
+static int parse_word_pair(const char *v, const char *first, const char *second) {
+        if (strcasecmp(v, first) == 0)
+                return 0;
+        return strcasecmp(v, second) == 0 ? 1 : -EINVAL;
+}
+
+/* Scheduler= and SchedulerPath=; see bpf-scheduler.h. */
+static int set_scheduler_key(Settings *s, const char *key, const char *value) {
+        if (strcasecmp(key, "Scheduler") == 0) {
+                int r = parse_word_pair(value, "none", "qos");
+                if (r >= 0)
+                        s->scheduler = r ? SCHEDULER_QOS : SCHEDULER_NONE;
+                return r;
+        }
+        if (strcasecmp(key, "SchedulerPath") == 0) {
+                char *p = NULL;
+                /* Absolute: qosd runs it as root, never from a search path. */
+                if (*value && *value != '/')
+                        return -EINVAL;
+                if (*value && !(p = strdup(value)))
+                        return -ENOMEM;
+                free(s->scheduler_path);
+                s->scheduler_path = p;
+                return 0;
+        }
+        return -ENOKEY;
 }
 
 /* "16M", "512K", "1048576". */
@@ -160,7 +195,7 @@ static int set_broker_key(Settings *s, const char *key, const char *value) {
                 return parse_count(value, 100000, &s->request_burst);
         if (strcasecmp(key, "ListTasksMax") == 0)
                 return parse_count(value, 4194304, &s->list_tasks_max);
-        return -ENOKEY;
+        return set_scheduler_key(s, key, value);
 }
 
 typedef struct Ctx {
@@ -196,13 +231,10 @@ static int set_key(Settings *s, const char *key, const char *value) {
                 return 0;
         }
         if (strcasecmp(key, "ForeignChange") == 0) {
-                if (strcasecmp(value, "leave") == 0)
-                        s->on_foreign = FOREIGN_LEAVE;
-                else if (strcasecmp(value, "reapply") == 0)
-                        s->on_foreign = FOREIGN_REAPPLY;
-                else
-                        return -EINVAL;
-                return 0;
+                r = parse_word_pair(value, "leave", "reapply");
+                if (r >= 0)
+                        s->on_foreign = r ? FOREIGN_REAPPLY : FOREIGN_LEAVE;
+                return r;
         }
         if (strcasecmp(key, "ReceiveBuffer") == 0)
                 return parse_size(value, &s->receive_buffer);

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "qclass.h"
+#include "qos-config.h"
 
 typedef enum ForeignPolicy {
         FOREIGN_LEAVE,          /* someone else changed a thread: leave it alone (default) */
@@ -18,6 +19,15 @@ typedef enum ForegroundGate {
         GATE_YES,               /* always: nothing is foreground until told */
         GATE_NO,                /* never: user-interactive is not tied to the foreground */
 } ForegroundGate;
+
+typedef enum SchedulerKind {
+        SCHEDULER_NONE,         /* leave the CPU scheduler as the kernel has it (default) */
+        SCHEDULER_QOS,          /* run the sched_ext loader scx_qos (bpf-scheduler.h) */
+} SchedulerKind;
+
+/* The installed loader, SchedulerPath='s default. Not below --root: it is
+ * a program qosd runs, not a file it reads. */
+#define SCHEDULER_PATH_DEFAULT QOS_LIBEXECDIR "/qos/scx_qos"
 
 typedef struct Settings {
         bool restore_on_exit;   /* RestoreOnExit=yes: put every managed thread back on SIGTERM */
@@ -46,6 +56,8 @@ typedef struct Settings {
         unsigned request_rate;  /* RequestRate=: requests per second per process (per user: 4x) */
         unsigned request_burst; /* RequestBurst=: the bucket (per user: 4x) */
         unsigned list_tasks_max;        /* ListTasksMax=: rows in one ListTasks reply */
+        SchedulerKind scheduler;        /* Scheduler=none|qos */
+        char *scheduler_path;   /* SchedulerPath=: the loader; NULL = SCHEDULER_PATH_DEFAULT */
 } Settings;
 
 void settings_init(Settings *s);
@@ -55,3 +67,6 @@ void settings_done(Settings *s);
  * file:line and the offending line is ignored; returns the number of
  * errors (>= 0) or a negative errno if the file cannot be read. */
 int settings_load(Settings *s, const char *path);
+
+/* SchedulerPath=, or its default. */
+const char *settings_scheduler_path(const Settings *s);

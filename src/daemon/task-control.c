@@ -7,6 +7,7 @@
 #include "class-relpri.h"
 #include "class-table.h"
 #include "kernel-caps.h"
+#include "group.h"
 #include "log.h"
 #include "macro.h"
 #include "override-book.h"
@@ -135,6 +136,11 @@ static TaskEntry *entry_for(Manager *m, const TaskRef *ref) {
 }
 
 static void record_result(Manager *m, TaskEntry *e, const ApplyResult *res) {
+        if (!m->group_uclamp_told && group_uclamp_missing()) {
+                m->group_uclamp_told = true;
+                log_info("kernel: cpu groups without cpu.uclamp.min/max (CONFIG_UCLAMP_TASK_GROUP); "
+                         "qosd's groups go without utilization clamps");
+        }
         e->set = res->after;
         e->applied = res->applied;
         e->failed = res->failed;

@@ -6,9 +6,14 @@
  * so a probe in core that wrongly says "unsupported" everywhere still fails
  * the test on a kernel that has the feature.
  *
- *   qos-kernel-probe slice|uclamp|proc-connector
+ *   qos-kernel-probe slice|uclamp|proc-connector|sched-ext
  *
  * Prints "supported" or "unsupported: WHY" and exits 0; 2 on usage errors.
+ *
+ *   qos-kernel-probe util-clamp TID
+ *
+ * Prints the thread's "sched_util_min sched_util_max" as sched_getattr
+ * reports them (exit 1 if it cannot).
  */
 #include <errno.h>
 #include <linux/cn_proc.h>
@@ -60,6 +65,24 @@ static int probe_uclamp(void) {
         return result(setattr_self(&a) < 0 ? strerror(errno) : NULL);
 }
 
+static int probe_sched_ext(void) {
+        return result(access("/sys/kernel/sched_ext/state", F_OK) < 0
+                              ? "no /sys/kernel/sched_ext (CONFIG_SCHED_CLASS_EXT)" : NULL);
+}
+
+/* The clamps the kernel holds for a thread: what a test compares with the
+ * class table, read without qosctl. */
+static int util_clamp(const char *tid) {
+        struct sched_attr a;
+        memset(&a, 0, sizeof a);
+        if (syscall(SYS_sched_getattr, atoi(tid), &a, sizeof a, 0) < 0) {
+                fprintf(stderr, "sched_getattr %s: %s\n", tid, strerror(errno));
+                return 1;
+        }
+        printf("%u %u\n", a.sched_util_min, a.sched_util_max);
+        return 0;
+}
+
 /* Listen with the 4-byte operation every kernel knows, start a child, and
  * wait for its fork event. Root only, as in the kernels before 6.6. */
 static int probe_proc_connector(void) {
@@ -108,10 +131,14 @@ int main(int argc, char **argv) {
                 { "slice", probe_slice },
                 { "uclamp", probe_uclamp },
                 { "proc-connector", probe_proc_connector },
+                { "sched-ext", probe_sched_ext },
         };
+        if (argc == 3 && strcmp(argv[1], "util-clamp") == 0)
+                return util_clamp(argv[2]);
         for (size_t i = 0; argc == 2 && i < sizeof probes / sizeof probes[0]; i++)
                 if (strcmp(argv[1], probes[i].name) == 0)
                         return probes[i].probe();
-        fprintf(stderr, "Usage: qos-kernel-probe slice|uclamp|proc-connector\n");
+        fprintf(stderr, "Usage: qos-kernel-probe slice|uclamp|proc-connector|sched-ext\n"
+                        "       qos-kernel-probe util-clamp TID\n");
         return 2;
 }

@@ -506,3 +506,23 @@ copy_for_user() { # libqos.so binary...
         cp -L "$lib" "$TEST_TMP/lib/libqos.so.0"
         chmod -R a+rX "$TEST_TMP/bin" "$TEST_TMP/lib"
 }
+
+# The class table's utilization clamps of CLASS as "MIN MAX" (0..1024),
+# from the uclamp row of `qosctl classes` (in parentheses where the kernel
+# lacks them).
+class_uclamp() { # class
+        "$QOSCTL" classes | awk -v c="$1" '
+                $1 == "KNOB" { for (i = 2; i <= NF; i++) col[$i] = i }
+                $1 == "uclamp" { v = $col[c]; gsub(/[()]/, "", v); sub(/\.\./, " ", v); print v }'
+}
+
+# A clamp (0..1024) as cpu.uclamp.min/max print it: percent with two
+# decimals, "max" for 1024.
+uclamp_percent() { # value
+        if [ "$1" -ge 1024 ]; then
+                echo max
+        else
+                local h=$(( ($1 * 10000 + 512) / 1024 ))
+                printf '%d.%02d\n' $((h / 100)) $((h % 100))
+        fi
+}

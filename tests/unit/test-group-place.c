@@ -44,12 +44,24 @@ static void test_other_managers(void **state) {
         check("", "qos", GROUP_PLACE_FOREIGN, QCLASS_UNSPECIFIED);
 }
 
+/* cpu.uclamp.min/max as the kernel prints them back. */
+static void test_uclamp_percent(void **state) {
+        char buf[16];
+        assert_string_equal(group_uclamp_percent(0, buf, sizeof buf), "0.00");
+        assert_string_equal(group_uclamp_percent(256, buf, sizeof buf), "25.00");
+        assert_string_equal(group_uclamp_percent(512, buf, sizeof buf), "50.00");
+        assert_string_equal(group_uclamp_percent(1, buf, sizeof buf), "0.10");
+        assert_string_equal(group_uclamp_percent(1023, buf, sizeof buf), "99.90");
+        assert_string_equal(group_uclamp_percent(1024, buf, sizeof buf), "max");
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_root),
                 cmocka_unit_test(test_own_groups),
                 cmocka_unit_test(test_look_alikes_are_foreign),
                 cmocka_unit_test(test_other_managers),
+                cmocka_unit_test(test_uclamp_percent),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -158,6 +158,36 @@ static void test_list_tasks_max(void **state) {
         settings_done(&s);
 }
 
+/* settings_load() of text; its result. */
+static int load_text(Settings *s, const char *text) {
+        char *p = write_tmp(text);
+        int r = settings_load(s, p);
+        unlink(p);
+        free(p);
+        return r;
+}
+
+static void test_scheduler(void **state) {
+        Settings s;
+        settings_init(&s);
+        assert_int_equal(s.scheduler, SCHEDULER_NONE);
+        assert_string_equal(settings_scheduler_path(&s), QOS_LIBEXECDIR "/qos/scx_qos");
+
+        assert_int_equal(load_text(&s, "[Daemon]\nScheduler=qos\nSchedulerPath=/opt/scx/scx_qos\n"), 0);
+        assert_int_equal(s.scheduler, SCHEDULER_QOS);
+        assert_string_equal(settings_scheduler_path(&s), "/opt/scx/scx_qos");
+
+        /* A relative path and an unknown scheduler are errors that keep
+         * the values before; an empty path is the default again. */
+        assert_int_equal(load_text(&s, "[Daemon]\nScheduler=rusty\nSchedulerPath=scx_qos\n"), 2);
+        assert_int_equal(s.scheduler, SCHEDULER_QOS);
+        assert_string_equal(settings_scheduler_path(&s), "/opt/scx/scx_qos");
+        assert_int_equal(load_text(&s, "[Daemon]\nScheduler=none\nSchedulerPath=\n"), 0);
+        assert_int_equal(s.scheduler, SCHEDULER_NONE);
+        assert_string_equal(settings_scheduler_path(&s), SCHEDULER_PATH_DEFAULT);
+        settings_done(&s);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_defaults_and_missing_file),
@@ -166,6 +196,7 @@ int main(void) {
                 cmocka_unit_test(test_bad_lines),
                 cmocka_unit_test(test_broker),
                 cmocka_unit_test(test_list_tasks_max),
+                cmocka_unit_test(test_scheduler),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
