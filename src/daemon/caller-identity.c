@@ -129,8 +129,12 @@ static bool same_user_namespace(pid_t pid) {
         char path[64];
         struct stat mine, theirs;
         snprintf(path, sizeof path, "/proc/%d/ns/user", (int) pid);
-        return stat("/proc/self/ns/user", &mine) == 0 && stat(path, &theirs) == 0 &&
-               mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino;
+        if (stat("/proc/self/ns/user", &mine) < 0)
+                /* A kernel without CONFIG_USER_NS has no such file and one
+                 * user namespace, which every process is in. */
+                return errno == ENOENT && access("/proc/self/ns", F_OK) == 0 && stat(path, &theirs) < 0 &&
+                       errno == ENOENT;
+        return stat(path, &theirs) == 0 && mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino;
 }
 
 static bool has_sys_nice(const Caller *c) {
