@@ -6,7 +6,8 @@
 # off; qemu never outlives this script.
 #
 # Usage: boot.sh VMLINUZ INITRAMFS RESULTS LOG [KERNEL ARGS...]
-# QOS_VM_TIMEOUT (seconds, default 600), QOS_VM_CPUS (2), QOS_VM_MEMORY (1024M);
+# QOS_VM_TIMEOUT (seconds, default 600), QOS_VM_CPUS (2), QOS_VM_MEMORY (1024M),
+# QOS_VM_ACCEL (tcg; tcg,thread=single runs every vCPU on one host thread);
 # QOS_VM_QEMU_ARGS: more qemu arguments, as words (a disk, a 9p share).
 set -euo pipefail
 
@@ -22,7 +23,7 @@ trap 'exit 130' INT TERM
 
 # shellcheck disable=SC2086 # QOS_VM_QEMU_ARGS is words
 qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
-        -accel tcg -cpu max -smp "${QOS_VM_CPUS:-2}" -m "${QOS_VM_MEMORY:-1024M}" \
+        -accel "${QOS_VM_ACCEL:-tcg}" -cpu max -smp "${QOS_VM_CPUS:-2}" -m "${QOS_VM_MEMORY:-1024M}" \
         -kernel "$kernel" -initrd "$initrd" \
         -append "console=ttyS0 panic=-1 quiet $*" \
         -serial "file:$log" -serial "file:$results" ${QOS_VM_QEMU_ARGS:-} &
