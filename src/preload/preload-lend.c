@@ -16,8 +16,16 @@
  * ends its own loans when its lock call returns (it was woken by that very
  * unlock): a loan never outlives its lender's wait.
  *
- * The table is small and fixed: no allocation of ours inside a lock call
- * (an allocator may itself lock mutexes), and a full table lends nothing. */
+ * Chains: each waiter also records which mutex it waits on, so that a
+ * lender whose owner is itself waiting lends on to that mutex's owner, up
+ * to 8 threads as qos_mutex_t and qosd do. A lender reads another
+ * thread's mutex only under table_lock while that thread's record stands:
+ * a program cannot free a mutex a thread waits on, and the record goes
+ * (under that lock) before the thread's lock call returns to it.
+ *
+ * The tables are small and fixed: no allocation of ours inside a lock call
+ * (an allocator may itself lock mutexes), and a full table lends nothing
+ * (or, for the waiting records, nothing along the chain). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +39,8 @@
 #include "thread-id.h"
 
 #define LOANS_MAX 128
+#define WAITING_MAX 128
+#define CHAIN_MAX 8 /* threads along a chain, the first owner included */
 
 typedef struct Loan {
         const void *lock;       /* the mutex, as a key only: never read through */
@@ -40,7 +50,13 @@ typedef struct Loan {
         bool brokered;          /* o is libqos.so's, held by qosd */
 } Loan;
 
+typedef struct Waiting {
+        pid_t tid;              /* 0: slot free */
+        const pthread_mutex_t *lock;
+} Waiting;
+
 static Loan loans[LOANS_MAX];
+static Waiting waiting[WAITING_MAX];
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long n_lent; /* under table_lock; for QOS_PRELOAD_DEBUG */
 
@@ -52,6 +68,8 @@ static _Thread_local bool lent_pending __attribute__((tls_model("initial-exec"))
 /* This thread is lending or ending: the locks it takes meanwhile (ours,
  * libqos's, sd-bus's) are passed straight to glibc. */
 static _Thread_local bool in_lend __attribute__((tls_model("initial-exec")));
+/* This thread has a record in waiting[]. */
+static _Thread_local bool waiting_recorded __attribute__((tls_model("initial-exec")));
 
 pid_t preload_self_tid(void) {
         if (__builtin_expect(tid_cache == 0, 0))
@@ -98,8 +116,11 @@ static void end_all(Loan *ended, size_t n, const char *by) {
 }
 
 /* The higher class of the two, each as qos-mutex.c reads it: what the
- * kernel says, or an override already on the thread. */
-static bool lend_decision(pid_t self, pid_t owner, QClass *ret) {
+ * kernel says, or an override already on the thread. An owner that
+ * another waiter's loan raised is lent to all the same: that loan may end
+ * first (a timed wait that gives up), and the owner must not drop below
+ * us while we still wait. */
+static bool lend_decision(pid_t self, pid_t owner, bool lent_already, QClass *ret) {
         lib_lock(LIB_LOCK_OVERRIDE);
         QClass mine = override_class_locked(self);
         QClass theirs = mine != QCLASS_UNSPECIFIED ? override_class_locked(owner) : QCLASS_UNSPECIFIED;
@@ -107,48 +128,115 @@ static bool lend_decision(pid_t self, pid_t owner, QClass *ret) {
         /* An owner whose settings match no class was set up by hand (or is
          * real-time): nothing is known to be above it. */
         *ret = mine;
-        return theirs != QCLASS_UNSPECIFIED && theirs < mine;
+        return theirs != QCLASS_UNSPECIFIED && (theirs < mine || (lent_already && theirs <= mine));
+}
+
+/* Under table_lock. */
+static const pthread_mutex_t *waiting_on_locked(pid_t tid) {
+        for (size_t i = 0; i < WAITING_MAX; i++)
+                if (waiting[i].tid == tid)
+                        return waiting[i].lock;
+        return NULL;
+}
+
+static bool holder_lent_locked(pid_t holder) {
+        for (size_t i = 0; i < LOANS_MAX; i++)
+                if (loans[i].o && loans[i].holder == holder)
+                        return true;
+        return false;
+}
+
+/* Under table_lock: whether m may be read. The caller's own mutex (via 0)
+ * always; a mutex reached along a chain only while the thread that led
+ * there (via) still waits on it. */
+static bool readable_locked(pid_t via, const pthread_mutex_t *m) {
+        return via == 0 || waiting_on_locked(via) == m;
+}
+
+static void waiting_set(pid_t self, const pthread_mutex_t *m) {
+        table_enter();
+        for (size_t i = 0; i < WAITING_MAX; i++)
+                if (!waiting[i].tid) {
+                        waiting[i] = (Waiting) { .tid = self, .lock = m };
+                        waiting_recorded = true;
+                        break;
+                }
+        table_leave();
+}
+
+static void waiting_clear(pid_t self) {
+        table_enter();
+        for (size_t i = 0; i < WAITING_MAX; i++)
+                if (waiting[i].tid == self)
+                        waiting[i] = (Waiting) {};
+        table_leave();
+        waiting_recorded = false;
+}
+
+/* One loan: self's class to owner, which holds m (reached through via's
+ * wait, or self's own: via 0). True if the loan stands: then the chain
+ * goes on past owner. */
+static bool lend_one(pthread_mutex_t *m, pid_t owner, pid_t via, pid_t self) {
+        QClass mine = QCLASS_UNSPECIFIED;
+        qos_override_t *o = NULL;
+        bool brokered = false, lent_already;
+        int r = 0;
+
+        table_enter();
+        bool marked = readable_locked(via, m) && glibc_mutex_mark_waiters(m, owner);
+        lent_already = holder_lent_locked(owner);
+        table_leave();
+        if (!marked)
+                r = -EAGAIN; /* released meanwhile */
+        else if (!lend_decision(self, owner, lent_already, &mine))
+                r = -EALREADY; /* the owner is at our class or above */
+        else
+                r = loan_begin(owner, mine, &o, &brokered);
+        if (r < 0) {
+                preload_log("lend tid=%d to=%d: %s", (int) self, (int) owner,
+                            r == -EAGAIN ? "released meanwhile" : r == -EALREADY ? "not below us" : strerror(-r));
+                return false;
+        }
+        table_enter();
+        for (size_t i = 0; i < LOANS_MAX && readable_locked(via, m) && glibc_mutex_held_with_waiters(m, owner); i++)
+                if (!loans[i].o) {
+                        loans[i] = (Loan) { .lock = m, .holder = owner, .lender = self, .o = o, .brokered = brokered };
+                        lent_pending = true;
+                        n_lent++;
+                        o = NULL;
+                        break;
+                }
+        table_leave();
+        bool kept = !o;
+        /* Released meanwhile (or no room): the loan is over already. */
+        if (o)
+                (void) loan_end(o, brokered);
+        preload_log("lend tid=%d to=%d class=%s%s: %s", (int) self, (int) owner, qclass_to_string(mine),
+                    via ? " (along the chain)" : "", kept ? "lent" : "released meanwhile");
+        return kept;
 }
 
 void preload_lend_before_wait(pthread_mutex_t *m) {
         if (in_lend)
                 return;
-        pid_t self = preload_self_tid(), owner = glibc_mutex_owner(m);
-        QClass mine = QCLASS_UNSPECIFIED;
+        pid_t self = preload_self_tid(), owner = glibc_mutex_owner(m), via = 0;
 
         if (owner <= 0 || owner == self)
                 return;
         in_lend = true;
-        qos_override_t *o = NULL;
-        bool brokered = false;
-        int r = 0;
-        if (!glibc_mutex_mark_waiters(m, owner))
-                r = -EAGAIN; /* released meanwhile */
-        else if (!lend_decision(self, owner, &mine))
-                r = -EALREADY; /* the owner is at our class or above */
-        else
-                r = loan_begin(owner, mine, &o, &brokered);
-        if (r < 0)
-                preload_log("lend tid=%d to=%d: %s", (int) self, (int) owner,
-                            r == -EAGAIN ? "released meanwhile" : r == -EALREADY ? "not below us" : strerror(-r));
-        if (o) {
+        waiting_set(self, m);
+        /* Along the chain while each owner is lent to and waits itself; an
+         * owner at our class on its own lent on when it began to wait. */
+        for (int n = 1; lend_one(m, owner, via, self) && n < CHAIN_MAX; n++) {
                 table_enter();
-                for (size_t i = 0; i < LOANS_MAX && glibc_mutex_held_with_waiters(m, owner); i++)
-                        if (!loans[i].o) {
-                                loans[i] = (Loan) { .lock = m, .holder = owner, .lender = self, .o = o,
-                                                    .brokered = brokered };
-                                lent_pending = true;
-                                n_lent++;
-                                o = NULL;
-                                break;
-                        }
+                const pthread_mutex_t *next = waiting_on_locked(owner);
+                pid_t next_owner = next ? glibc_mutex_owner(next) : 0;
                 table_leave();
-                bool kept = !o;
-                /* Released meanwhile (or no room): the loan is over already. */
-                if (o)
-                        (void) loan_end(o, brokered);
-                preload_log("lend tid=%d to=%d class=%s: %s", (int) self, (int) owner, qclass_to_string(mine),
-                            kept ? "lent" : "released meanwhile");
+                if (next_owner <= 0 || next_owner == self || next_owner == owner)
+                        break; /* not waiting, or a deadlock of the program's own */
+                via = owner;
+                m = (pthread_mutex_t *) next;
+                owner = next_owner;
         }
         in_lend = false;
 }
@@ -179,7 +267,11 @@ void preload_lend_end_held(const void *lock) {
 }
 
 void preload_lend_after_wait(void) {
-        if (__builtin_expect(lent_pending, 0) && !in_lend) {
+        if (in_lend)
+                return;
+        if (waiting_recorded)
+                waiting_clear(preload_self_tid());
+        if (__builtin_expect(lent_pending, 0)) {
                 lent_pending = false;
                 end_matching(NULL, 0, preload_self_tid());
         }
@@ -205,6 +297,8 @@ static void fork_parent(void) {
 
 static void fork_child(void) {
         memset(loans, 0, sizeof loans);
+        memset(waiting, 0, sizeof waiting);
+        waiting_recorded = false;
         tid_cache = 0;
         lent_pending = false;
         in_lend = false;

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "mutex-holder.h"
@@ -108,5 +112,34 @@ void holder_stop(Holder *h) {
         for (int i = 0; i < 2; i++) {
                 close(h->cmd[i]);
                 close(h->res[i]);
+        }
+}
+
+struct sched_attr_v1 {
+        uint32_t size, policy;
+        uint64_t flags;
+        int32_t nice;
+        uint32_t priority;
+        uint64_t runtime, deadline, period;
+};
+
+void thread_settings(char *buf, size_t n) {
+        struct sched_attr_v1 a = {};
+        if (syscall(SYS_sched_getattr, 0, &a, sizeof a, 0) < 0)
+                snprintf(buf, n, "error %d", errno);
+        else
+                snprintf(buf, n, "%u %d %llu", a.policy, a.nice, (unsigned long long) a.runtime);
+}
+
+bool thread_settings_wait_change(const char *from, char *now, size_t n, unsigned ms) {
+        struct timespec until = deadline_ms(CLOCK_MONOTONIC, ms), t;
+        for (;;) {
+                thread_settings(now, n);
+                if (strcmp(now, from) != 0)
+                        return true;
+                clock_gettime(CLOCK_MONOTONIC, &t);
+                if (t.tv_sec > until.tv_sec || (t.tv_sec == until.tv_sec && t.tv_nsec > until.tv_nsec))
+                        return false;
+                sleep_ms(1);
         }
 }

@@ -15,6 +15,10 @@
  *                     that a loan through qosd is recorded before the
  *                     release (a release between qosd's change and its
  *                     answer leaves the loan to its lender to end).
+ *   chain [MS], second [MS]
+ *                     a loan along a chain of two holders, and a second
+ *                     waiter's loan that outlives the first's
+ *                     (plain-mutex-chain.h).
  *   uncontended N     N lock/unlock pairs on each type, between two
  *                     write()s of "begin" and "end" (strace counts the
  *                     system calls between).
@@ -32,22 +36,7 @@
 #include <unistd.h>
 
 #include "mutex-holder.h"
-
-struct sched_attr_v1 {
-        uint32_t size, policy;
-        uint64_t flags;
-        int32_t nice;
-        uint32_t priority;
-        uint64_t runtime, deadline, period;
-};
-
-static void settings(char *buf, size_t n) {
-        struct sched_attr_v1 a = {};
-        if (syscall(SYS_sched_getattr, 0, &a, sizeof a, 0) < 0)
-                snprintf(buf, n, "error %d", errno);
-        else
-                snprintf(buf, n, "%u %d %llu", a.policy, a.nice, (unsigned long long) a.runtime);
-}
+#include "plain-mutex-chain.h"
 
 static void init_type(pthread_mutex_t *m, const char *type) {
         pthread_mutexattr_t a;
@@ -82,16 +71,11 @@ typedef struct Lend {
 static void *lend_waiter(void *userdata) {
         Lend *l = userdata;
         char start[64], now[64];
-        settings(start, sizeof start);
+        thread_settings(start, sizeof start);
         prctl(PR_SET_NAME, "ui-waiter");
         /* Lend only with the class the rule gives: applied by the preload
          * at once with privilege, by qosd a moment later without. */
-        for (int i = 0; i < 3000; i++) {
-                settings(now, sizeof now);
-                if (strcmp(now, start) != 0)
-                        break;
-                sleep_ms(1);
-        }
+        (void) thread_settings_wait_change(start, now, sizeof now, 3000);
         __atomic_store_n(&l->waiting, 1, __ATOMIC_RELEASE);
         int r = pthread_mutex_lock(&l->m);
         l->done = 1;
@@ -109,34 +93,25 @@ static int lend(const char *type, bool via_cond, unsigned poll_ms, unsigned hold
 
         init_type(&l.m, type);
         prctl(PR_SET_NAME, "bg-holder");
-        settings(base, sizeof base);
+        thread_settings(base, sizeof base);
         pthread_mutex_lock(&l.m);
         pthread_create(&t, NULL, lend_waiter, &l);
         while (!__atomic_load_n(&l.waiting, __ATOMIC_ACQUIRE))
                 sleep_ms(1);
         /* Polled while holding: the loan shows as a change of our own
          * settings (no class of ours matches them otherwise). */
-        struct timespec until = deadline_ms(CLOCK_MONOTONIC, poll_ms), t0;
-        for (;;) {
-                settings(now, sizeof now);
-                clock_gettime(CLOCK_MONOTONIC, &t0);
-                if (t0.tv_sec > until.tv_sec || (t0.tv_sec == until.tv_sec && t0.tv_nsec > until.tv_nsec))
-                        break;
-                if (strcmp(now, base) != 0)
-                        break;
-                sleep_ms(1);
-        }
+        (void) thread_settings_wait_change(base, now, sizeof now, poll_ms);
         if (hold_ms)
                 sleep_ms(hold_ms);
         if (via_cond) {
                 struct timespec t1 = deadline_ms(CLOCK_REALTIME, 10000);
                 while (!l.done)
                         pthread_cond_timedwait(&l.c, &l.m, &t1);
-                settings(after, sizeof after);
+                thread_settings(after, sizeof after);
                 pthread_mutex_unlock(&l.m);
         } else {
                 pthread_mutex_unlock(&l.m);
-                settings(after, sizeof after);
+                thread_settings(after, sizeof after);
         }
         pthread_join(t, NULL);
         printf("base %s\nlent %s\nafter %s\n", base, now, after);
@@ -150,7 +125,7 @@ static int uncontended(long n) {
 
         for (int i = 0; i < 4; i++)
                 init_type(&m[i], types[i]);
-        settings(before, sizeof before);
+        thread_settings(before, sizeof before);
         if (write(STDOUT_FILENO, "begin\n", 6) != 6)
                 return 1;
         for (long k = 0; k < n; k++) {
@@ -165,7 +140,7 @@ static int uncontended(long n) {
         }
         if (write(STDOUT_FILENO, "end\n", 4) != 4)
                 return 1;
-        settings(after, sizeof after);
+        thread_settings(after, sizeof after);
         printf("settings %s\n", strcmp(before, after) == 0 ? "unchanged" : "changed");
         return 0;
 }
@@ -255,10 +230,14 @@ int main(int argc, char **argv) {
         if (argc >= 3 && strcmp(argv[1], "lend") == 0)
                 return lend(argv[2], argc >= 4 && strcmp(argv[3], "cond") == 0,
                             argc >= 5 ? (unsigned) atoi(argv[4]) : 3000, argc >= 6 ? (unsigned) atoi(argv[5]) : 0);
+        if (argc >= 2 && strcmp(argv[1], "chain") == 0)
+                return lend_chain(argc >= 3 ? (unsigned) atoi(argv[2]) : 3000);
+        if (argc >= 2 && strcmp(argv[1], "second") == 0)
+                return lend_second(argc >= 3 ? (unsigned) atoi(argv[2]) : 3000, 500);
         if (argc >= 3 && strcmp(argv[1], "uncontended") == 0)
                 return uncontended(atol(argv[2]));
         if (argc >= 3 && strcmp(argv[1], "stress") == 0)
                 return stress(atol(argv[2]));
-        fprintf(stderr, "usage: %s lend TYPE [cond|unlock [MS [HOLD_MS]]] | uncontended N | stress N\n", argv[0]);
+        fprintf(stderr, "usage: %s lend TYPE [cond|unlock [MS [HOLD_MS]]] | chain [MS] | second [MS] | uncontended N | stress N\n", argv[0]);
         return 2;
 }

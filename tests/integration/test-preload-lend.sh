@@ -8,6 +8,8 @@
 #    back right after its unlock (or the pthread_cond_timedwait() that
 #    released it), for every type lent on; PI and process-shared mutexes
 #    are left alone; every loan is counted and ended;
+#  - a loan goes on along a chain of holders, and a second waiter's loan
+#    outlives the first's;
 #  - the uncontended path makes no system call and lends nothing;
 #  - glibc's results (every type, EDEADLK, EBUSY, EOWNERDEAD, condition
 #    variables with spurious wake-ups, fork() with locks held) are the
@@ -64,6 +66,35 @@ for type in pi pshared; do
         assert_eq "$(loans)" 0 "$type: loans"
 done
 ok "PI and process-shared mutexes are left to glibc and the kernel"
+
+# bg-middle holds m1 and waits on m2, which bg-tail holds; ui-waiter then
+# waits on m1: bg-tail is lent to along the chain, and each loan ends at
+# its holder's unlock.
+: >"$LOG"
+out=$("${pre[@]}" "$PLAIN" chain)
+assert_eq "$(grep '^tail-base' <<<"$out")" "tail-base $t_bg" "chain: the tail before"
+assert_eq "$(grep '^tail-lent' <<<"$out")" "tail-lent $t_ui" "chain: the tail, waited on through the middle"
+assert_eq "$(grep '^tail-after' <<<"$out")" "tail-after $t_bg" "chain: the tail after its unlock"
+assert_eq "$(grep '^middle-lent' <<<"$out")" "middle-lent $t_ui" "chain: the middle, holding both"
+assert_eq "$(grep '^middle-after' <<<"$out")" "middle-after $t_bg" "chain: the middle after its unlocks"
+assert_eq "$(grep '^waiter' <<<"$out")" "waiter lock 0" "chain: the waiter got it"
+assert_eq "$(grep -c "(along the chain): lent" "$LOG")" 1 "chain: loans along the chain"
+assert_eq "$(loans)" 2 "chain: loans"
+all_ended chain
+ok "a loan reaches the holder of the lock its owner waits on"
+
+# Two user-interactive waiters; the first gives up (timedlock): the
+# holder stays raised by the second's loan until its unlock.
+: >"$LOG"
+out=$("${pre[@]}" "$PLAIN" second)
+assert_eq "$(grep '^lent' <<<"$out")" "lent $t_ui" "second: the holder raised by the first"
+assert_eq "$(grep '^first' <<<"$out")" "first lock ETIMEDOUT" "second: the first gave up"
+assert_eq "$(grep '^still' <<<"$out")" "still $t_ui" "second: the holder once the first gave up"
+assert_eq "$(grep '^after' <<<"$out")" "after $t_bg" "second: the holder after its unlock"
+assert_eq "$(grep '^second' <<<"$out")" "second lock 0" "second: the second got it"
+assert_eq "$(loans)" 2 "second: loans"
+all_ended second
+ok "a second waiter lends to a holder another waiter raised, and its loan outlives the first's"
 
 # No system call between the two markers: strace lists none. 100,000
 # rounds of lock/unlock and trylock/unlock on every type lent on.

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Two cases of qos-plain-mutex that need more than one waiter.
+ *
+ * lend_chain(): bg-tail holds m2; bg-middle holds m1 and waits on m2;
+ * then ui-waiter waits on m1. The loan must reach bg-tail along the chain.
+ * Prints bg-tail's settings before, while waited on (polled until they
+ * change, poll_ms at most) and after its unlock, bg-middle's once it has
+ * m2 (still lent: ui-waiter waits on m1) and after its unlocks.
+ *
+ * lend_second(): bg-holder holds m; ui-first waits with a timedlock that
+ * gives up after give_up_ms, ui-second waits once ui-first's loan raised
+ * the holder. After ui-first gave up, the holder must still be raised
+ * (ui-second's loan) until its unlock. */
+#pragma once
+
+int lend_chain(unsigned poll_ms);
+int lend_second(unsigned poll_ms, unsigned give_up_ms);
