@@ -361,6 +361,21 @@ typedef struct qos_override qos_override_t;
 int qos_override_begin(pid_t tid, qos_class_t qos_class, qos_override_t **ret);
 
 /*
+ * qos_override_begin_from - raise a thread to the class another thread has
+ * @lender: a thread of this process whose class is lent (it may be asleep)
+ * @tid: the thread raised, which may be the caller
+ * @qos_class: the most to lend; the loan is the lower of this and the
+ *             class @lender runs at now
+ * @ret: the handle to end the override with
+ *
+ * For a thread that knows it holds what a sleeping thread will need next:
+ * a condition variable's signaller that holds the mutex its waiter must
+ * take again on waking. Returns what qos_override_begin() returns, and
+ * -EPERM where @lender's settings match no class.
+ */
+int qos_override_begin_from(pid_t lender, pid_t tid, qos_class_t qos_class, qos_override_t **ret);
+
+/*
  * qos_pthread_override_begin - qos_override_begin() for a pthread_t
  */
 int qos_pthread_override_begin(pthread_t thread, qos_class_t qos_class, qos_override_t **ret);

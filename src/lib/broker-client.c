@@ -188,10 +188,9 @@ static int begin_override_locked(pid_t waiter, uint64_t waiter_start, pid_t owne
         return 0;
 }
 
-int broker_begin_override(pid_t owner, QClass c, uint64_t lock, uint64_t *ret_id, QClass *ret_lent,
+int broker_begin_override(pid_t waiter, pid_t owner, QClass c, uint64_t lock, uint64_t *ret_id, QClass *ret_lent,
                           pid_t *ret_chain, size_t *ret_n) {
         uint64_t waiter_start, owner_start;
-        pid_t waiter = gettid();
         int r = proc_start_time(waiter, &waiter_start);
         if (r >= 0)
                 r = proc_start_time(owner, &owner_start);

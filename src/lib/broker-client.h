@@ -24,12 +24,12 @@ int broker_set_thread_class(pid_t tid, QClass c, int relpri, QClass *ret_granted
 /* The errno for a failed call: r from sd-bus, e the error it filled in. */
 int broker_error_to_errno(const sd_bus_error *e, int r);
 
-/* Ask qosd to raise owner (of this process) to the lower of c and the
- * calling thread's class until broker_end_override(*ret_id). lock: the
- * address of the lock the calling thread sleeps on, held by owner (0: not
- * one): qosd then lends on along the owners it knows to sleep on locks
- * themselves, and puts their TIDs in ret_chain (room for
- * QOS_MUTEX_CHAIN_MAX - 1), *ret_n of them. */
-int broker_begin_override(pid_t owner, QClass c, uint64_t lock, uint64_t *ret_id, QClass *ret_lent,
+/* Ask qosd to raise owner (of this process) to the lower of c and
+ * waiter's class (a thread of this process, usually the caller) until
+ * broker_end_override(*ret_id). lock: the address of the lock waiter
+ * sleeps on, held by owner (0: not one): qosd then lends on along the
+ * owners it knows to sleep on locks themselves, and puts their TIDs in
+ * ret_chain (room for QOS_MUTEX_CHAIN_MAX - 1), *ret_n of them. */
+int broker_begin_override(pid_t waiter, pid_t owner, QClass c, uint64_t lock, uint64_t *ret_id, QClass *ret_lent,
                           pid_t *ret_chain, size_t *ret_n);
 int broker_end_override(uint64_t id);

@@ -81,12 +81,12 @@ static void lend_brokered(qos_override_t *o, qos_mutex_t *lock, pid_t *covered, 
         for (size_t i = 0; i < *n_covered; i++)
                 reached |= covered[i] == o->tid;
         if (!reached && lock)
-                r = broker_begin_override(o->tid, o->c, (uint64_t) (uintptr_t) lock, &id, &lent, covered,
-                                          n_covered);
+                r = broker_begin_override(gettid(), o->tid, o->c, (uint64_t) (uintptr_t) lock, &id, &lent,
+                                          covered, n_covered);
         else if (!reached) {
                 pid_t none[QOS_MUTEX_CHAIN_MAX - 1];
                 size_t n_none;
-                r = broker_begin_override(o->tid, o->c, 0, &id, &lent, none, &n_none);
+                r = broker_begin_override(gettid(), o->tid, o->c, 0, &id, &lent, none, &n_none);
         }
         lib_lock(LIB_LOCK_OVERRIDE);
         bool orphaned = o->orphaned;

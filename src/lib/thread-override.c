@@ -32,14 +32,14 @@ static int begin_direct(pid_t tid, QClass c, qos_override_t **ret) {
         return 0;
 }
 
-static int begin_brokered(pid_t tid, QClass c, qos_override_t **ret) {
+static int begin_brokered(pid_t lender, pid_t tid, QClass c, qos_override_t **ret) {
         qos_override_t *o = calloc(1, sizeof(*o));
         if (!o)
                 return -ENOMEM;
         QClass lent;
         pid_t chain[QOS_MUTEX_CHAIN_MAX - 1];
         size_t n;
-        int r = broker_begin_override(tid, c, 0, &o->daemon_id, &lent, chain, &n);
+        int r = broker_begin_override(lender, tid, c, 0, &o->daemon_id, &lent, chain, &n);
         if (r < 0) {
                 free(o);
                 return r;
@@ -61,7 +61,28 @@ int qos_override_begin(pid_t tid, qos_class_t qos_class, qos_override_t **ret) {
                 return r;
         if (kernel_caps()->privileged)
                 return begin_direct(tid, c, ret);
-        return begin_brokered(tid, c, ret);
+        return begin_brokered(gettid(), tid, c, ret);
+}
+
+int qos_override_begin_from(pid_t lender, pid_t tid, qos_class_t qos_class, qos_override_t **ret) {
+        QClass c;
+        int r = class_request_from_apple(qos_class, 0, &c);
+        if (r < 0 || !ret)
+                return -EINVAL;
+        r = thread_id_check_own(lender);
+        if (r >= 0)
+                r = thread_id_check_own(tid);
+        if (r < 0)
+                return r;
+        if (!kernel_caps()->privileged)
+                return begin_brokered(lender, tid, c, ret);
+        /* As qosd does: no more than the lender runs at now. */
+        lib_lock(LIB_LOCK_OVERRIDE);
+        QClass has = override_class_locked(lender);
+        lib_unlock(LIB_LOCK_OVERRIDE);
+        if (has == QCLASS_UNSPECIFIED)
+                return -EPERM;
+        return begin_direct(tid, qclass_min(c, has), ret);
 }
 
 int qos_pthread_override_begin(pthread_t thread, qos_class_t qos_class, qos_override_t **ret) {

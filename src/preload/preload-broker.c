@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Lending through qosd, for programs without CAP_SYS_NICE: libqos.so's own
- * qos_override_begin()/qos_override_end(), which call qosd's BeginOverride
- * and EndOverride (qosd checks both threads are the caller's and lends at
- * most the caller's own class).
+ * qos_override_begin_from()/qos_override_end(), which call qosd's
+ * BeginOverride and EndOverride (qosd checks both threads are the caller's
+ * and lends at most the lender's own class).
  *
  * libqos.so, and the libsystemd it brings, are loaded at the first loan
  * that needs them, not with the preload: most preloaded programs never
@@ -21,7 +21,7 @@
 #include "class-map.h"
 #include "preload.h"
 
-typedef int (*override_begin_fn)(pid_t, qos_class_t, qos_override_t **);
+typedef int (*override_begin_fn)(pid_t, pid_t, qos_class_t, qos_override_t **);
 typedef int (*override_end_fn)(qos_override_t *);
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -39,7 +39,7 @@ static void load_libqos(void) {
                 preload_log("lending through qosd: off, %s", dlerror());
                 return;
         }
-        override_begin_fn b = (override_begin_fn) dlsym(h, "qos_override_begin");
+        override_begin_fn b = (override_begin_fn) dlsym(h, "qos_override_begin_from");
         override_end_fn e = (override_end_fn) dlsym(h, "qos_override_end");
         if (!b || !e) {
                 preload_log("lending through qosd: off, %s lacks the override calls", path);
@@ -50,11 +50,11 @@ static void load_libqos(void) {
         preload_log("lending through qosd: %s loaded", path);
 }
 
-int preload_broker_begin(pid_t tid, QClass c, qos_override_t **ret) {
+int preload_broker_begin(pid_t lender, pid_t tid, QClass c, qos_override_t **ret) {
         (void) pthread_once(&load_once, load_libqos);
         if (!begin_fn)
                 return -EOPNOTSUPP;
-        return begin_fn(tid, class_to_apple(c), ret);
+        return begin_fn(lender, tid, class_to_apple(c), ret);
 }
 
 int preload_broker_end(qos_override_t *o) {

@@ -53,12 +53,16 @@ typedef struct Loan {
 typedef struct Waiting {
         pid_t tid;              /* 0: slot free */
         const pthread_mutex_t *lock;
+        const pthread_cond_t *cond; /* waits on cond, to take lock again; NULL: waits on lock */
 } Waiting;
 
 static Loan loans[LOANS_MAX];
 static Waiting waiting[WAITING_MAX];
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long n_lent; /* under table_lock; for QOS_PRELOAD_DEBUG */
+/* Records of condition variable waits: written under table_lock, read
+ * without it by every signal, which looks no further while it is 0. */
+static unsigned n_cond_waiting;
 
 /* gettid() is a system call; the slow paths need the TID more than once.
  * initial-exec: a library that is preloaded is in the static TLS block. */
@@ -85,15 +89,15 @@ static void table_leave(void) {
         real_pthread_mutex_unlock()(&table_lock);
 }
 
-/* A loan on a thread of this process: applied at once with CAP_SYS_NICE,
- * else asked of qosd. */
-static int loan_begin(pid_t tid, QClass c, qos_override_t **ret, bool *brokered) {
+/* A loan of lender's class c on a thread of this process: applied at once
+ * with CAP_SYS_NICE, else asked of qosd. */
+static int loan_begin(pid_t lender, pid_t tid, QClass c, qos_override_t **ret, bool *brokered) {
         int r = thread_id_check_own(tid);
         if (r < 0)
                 return r;
         *brokered = !kernel_caps()->privileged;
         if (*brokered)
-                return preload_broker_begin(tid, c, ret);
+                return preload_broker_begin(lender, tid, c, ret);
         lib_lock(LIB_LOCK_OVERRIDE);
         r = override_push_locked(tid, c, ret);
         lib_unlock(LIB_LOCK_OVERRIDE);
@@ -120,9 +124,9 @@ static void end_all(Loan *ended, size_t n, const char *by) {
  * another waiter's loan raised is lent to all the same: that loan may end
  * first (a timed wait that gives up), and the owner must not drop below
  * us while we still wait. */
-static bool lend_decision(pid_t self, pid_t owner, bool lent_already, QClass *ret) {
+static bool lend_decision(pid_t lender, pid_t owner, bool lent_already, QClass *ret) {
         lib_lock(LIB_LOCK_OVERRIDE);
-        QClass mine = override_class_locked(self);
+        QClass mine = override_class_locked(lender);
         QClass theirs = mine != QCLASS_UNSPECIFIED ? override_class_locked(owner) : QCLASS_UNSPECIFIED;
         lib_unlock(LIB_LOCK_OVERRIDE);
         /* An owner whose settings match no class was set up by hand (or is
@@ -134,7 +138,7 @@ static bool lend_decision(pid_t self, pid_t owner, bool lent_already, QClass *re
 /* Under table_lock. */
 static const pthread_mutex_t *waiting_on_locked(pid_t tid) {
         for (size_t i = 0; i < WAITING_MAX; i++)
-                if (waiting[i].tid == tid)
+                if (waiting[i].tid == tid && !waiting[i].cond)
                         return waiting[i].lock;
         return NULL;
 }
@@ -153,12 +157,14 @@ static bool readable_locked(pid_t via, const pthread_mutex_t *m) {
         return via == 0 || waiting_on_locked(via) == m;
 }
 
-static void waiting_set(pid_t self, const pthread_mutex_t *m) {
+static void waiting_set(pid_t self, const pthread_mutex_t *m, const pthread_cond_t *c) {
         table_enter();
         for (size_t i = 0; i < WAITING_MAX; i++)
                 if (!waiting[i].tid) {
-                        waiting[i] = (Waiting) { .tid = self, .lock = m };
+                        waiting[i] = (Waiting) { .tid = self, .lock = m, .cond = c };
                         waiting_recorded = true;
+                        if (c)
+                                __atomic_store_n(&n_cond_waiting, n_cond_waiting + 1, __ATOMIC_RELAXED);
                         break;
                 }
         table_leave();
@@ -167,16 +173,19 @@ static void waiting_set(pid_t self, const pthread_mutex_t *m) {
 static void waiting_clear(pid_t self) {
         table_enter();
         for (size_t i = 0; i < WAITING_MAX; i++)
-                if (waiting[i].tid == self)
+                if (waiting[i].tid == self) {
+                        if (waiting[i].cond)
+                                __atomic_store_n(&n_cond_waiting, n_cond_waiting - 1, __ATOMIC_RELAXED);
                         waiting[i] = (Waiting) {};
+                }
         table_leave();
         waiting_recorded = false;
 }
 
-/* One loan: self's class to owner, which holds m (reached through via's
- * wait, or self's own: via 0). True if the loan stands: then the chain
- * goes on past owner. */
-static bool lend_one(pthread_mutex_t *m, pid_t owner, pid_t via, pid_t self) {
+/* One loan: lender's class to owner, which holds m (reached through via's
+ * wait, or the caller's own: via 0). True if the loan stands: then the
+ * chain goes on past owner. */
+static bool lend_one(pthread_mutex_t *m, pid_t owner, pid_t via, pid_t lender) {
         QClass mine = QCLASS_UNSPECIFIED;
         qos_override_t *o = NULL;
         bool brokered = false, lent_already;
@@ -188,19 +197,20 @@ static bool lend_one(pthread_mutex_t *m, pid_t owner, pid_t via, pid_t self) {
         table_leave();
         if (!marked)
                 r = -EAGAIN; /* released meanwhile */
-        else if (!lend_decision(self, owner, lent_already, &mine))
+        else if (!lend_decision(lender, owner, lent_already, &mine))
                 r = -EALREADY; /* the owner is at our class or above */
         else
-                r = loan_begin(owner, mine, &o, &brokered);
+                r = loan_begin(lender, owner, mine, &o, &brokered);
         if (r < 0) {
-                preload_log("lend tid=%d to=%d: %s", (int) self, (int) owner,
+                preload_log("lend tid=%d to=%d: %s", (int) lender, (int) owner,
                             r == -EAGAIN ? "released meanwhile" : r == -EALREADY ? "not below us" : strerror(-r));
                 return false;
         }
         table_enter();
         for (size_t i = 0; i < LOANS_MAX && readable_locked(via, m) && glibc_mutex_held_with_waiters(m, owner); i++)
                 if (!loans[i].o) {
-                        loans[i] = (Loan) { .lock = m, .holder = owner, .lender = self, .o = o, .brokered = brokered };
+                        loans[i] = (Loan) { .lock = m, .holder = owner, .lender = lender, .o = o,
+                                            .brokered = brokered };
                         lent_pending = true;
                         n_lent++;
                         o = NULL;
@@ -211,8 +221,9 @@ static bool lend_one(pthread_mutex_t *m, pid_t owner, pid_t via, pid_t self) {
         /* Released meanwhile (or no room): the loan is over already. */
         if (o)
                 (void) loan_end(o, brokered);
-        preload_log("lend tid=%d to=%d class=%s%s: %s", (int) self, (int) owner, qclass_to_string(mine),
-                    via ? " (along the chain)" : "", kept ? "lent" : "released meanwhile");
+        preload_log("lend tid=%d to=%d class=%s%s: %s", (int) lender, (int) owner, qclass_to_string(mine),
+                    via ? " (along the chain)" : lender == preload_self_tid() ? "" : " (waiting on a condition)",
+                    kept ? "lent" : "released meanwhile");
         return kept;
 }
 
@@ -224,7 +235,7 @@ void preload_lend_before_wait(pthread_mutex_t *m) {
         if (owner <= 0 || owner == self)
                 return;
         in_lend = true;
-        waiting_set(self, m);
+        waiting_set(self, m, NULL);
         /* Along the chain while each owner is lent to and waits itself; an
          * owner at our class on its own lent on when it began to wait. */
         for (int n = 1; lend_one(m, owner, via, self) && n < CHAIN_MAX; n++) {
@@ -238,6 +249,53 @@ void preload_lend_before_wait(pthread_mutex_t *m) {
                 m = (pthread_mutex_t *) next;
                 owner = next_owner;
         }
+        in_lend = false;
+}
+
+void preload_cond_wait_begin(const pthread_cond_t *c, const pthread_mutex_t *m) {
+        if (!in_lend && glibc_mutex_lendable(m))
+                waiting_set(preload_self_tid(), m, c);
+}
+
+void preload_cond_wait_end(void) {
+        if (waiting_recorded && !in_lend)
+                waiting_clear(preload_self_tid());
+}
+
+void preload_lend_before_signal(const pthread_cond_t *c) {
+        if (__builtin_expect(!__atomic_load_n(&n_cond_waiting, __ATOMIC_RELAXED), 1) || in_lend)
+                return;
+        pid_t self = preload_self_tid(), lender = 0, found[CHAIN_MAX];
+        pthread_mutex_t *m = NULL;
+        QClass best = QCLASS_UNSPECIFIED;
+        size_t n = 0;
+
+        in_lend = true;
+        /* A waiter's mutex is read while its record stands (it cannot be
+         * destroyed while waited on); once found held by us, it stays
+         * alive while we hold it. Every waiter on c waits with one mutex. */
+        table_enter();
+        for (size_t i = 0; i < WAITING_MAX && n < CHAIN_MAX; i++) {
+                const Waiting *w = &waiting[i];
+                if (w->tid && w->cond == c && glibc_mutex_owner(w->lock) == self) {
+                        found[n++] = w->tid;
+                        m = (pthread_mutex_t *) w->lock;
+                }
+        }
+        table_leave();
+        /* signal() wakes one of them, and which is glibc's choice: the
+         * highest class lends, for as long as we hold the mutex. */
+        for (size_t i = 0; i < n; i++) {
+                lib_lock(LIB_LOCK_OVERRIDE);
+                QClass theirs = override_class_locked(found[i]);
+                lib_unlock(LIB_LOCK_OVERRIDE);
+                if (theirs > best) {
+                        best = theirs;
+                        lender = found[i];
+                }
+        }
+        if (lender)
+                (void) lend_one(m, self, 0, lender);
         in_lend = false;
 }
 
@@ -330,8 +388,11 @@ void preload_lend_init(void) {
                 .cond_wait = real_pthread_cond_wait(),
                 .cond_timedwait = real_pthread_cond_timedwait(),
                 .cond_clockwait = real_pthread_cond_clockwait(),
+                .cond_signal = real_pthread_cond_signal(),
+                .cond_broadcast = real_pthread_cond_broadcast(),
         };
-        if (!l.timedlock || !l.clocklock || !l.cond_wait || !l.cond_timedwait || !l.cond_clockwait) {
+        if (!l.timedlock || !l.clocklock || !l.cond_wait || !l.cond_timedwait || !l.cond_clockwait ||
+            !l.cond_signal || !l.cond_broadcast) {
                 preload_log("lending: off, the C library lacks a call it wraps");
                 return;
         }

@@ -52,6 +52,7 @@ typedef int (*mutex_clock_fn)(pthread_mutex_t *, clockid_t, const struct timespe
 typedef int (*cond_wait_fn)(pthread_cond_t *, pthread_mutex_t *);
 typedef int (*cond_timed_fn)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
 typedef int (*cond_clock_fn)(pthread_cond_t *, pthread_mutex_t *, clockid_t, const struct timespec *);
+typedef int (*cond_fn)(pthread_cond_t *);
 mutex_fn real_pthread_mutex_lock(void);
 mutex_fn real_pthread_mutex_unlock(void);
 mutex_timed_fn real_pthread_mutex_timedlock(void);
@@ -59,6 +60,8 @@ mutex_clock_fn real_pthread_mutex_clocklock(void);
 cond_wait_fn real_pthread_cond_wait(void);
 cond_timed_fn real_pthread_cond_timedwait(void);
 cond_clock_fn real_pthread_cond_clockwait(void);
+cond_fn real_pthread_cond_signal(void);
+cond_fn real_pthread_cond_broadcast(void);
 
 /* Lending on contended pthread mutexes (preload-lend.c). On once the
  * constructor found a rule, glibc's mutex layout the known one and
@@ -78,6 +81,7 @@ typedef struct PreloadLending {
         cond_wait_fn cond_wait;
         cond_timed_fn cond_timedwait;
         cond_clock_fn cond_clockwait;
+        cond_fn cond_signal, cond_broadcast;
 } PreloadLending;
 extern PreloadLending preload_lending;
 
@@ -95,14 +99,25 @@ void preload_lend_after_wait(void);
 /* The caller has just released lock, which showed waiters: end the loans
  * made to it on lock. */
 void preload_lend_end_held(const void *lock);
+/* The caller is about to wait on c, to take m again once woken: a thread
+ * that signals c while holding m lends itself the caller's class (glibc
+ * takes m back inside its call, where no wrapper of ours runs). Ended
+ * with preload_cond_wait_end(), also when the wait is cancelled. */
+void preload_cond_wait_begin(const pthread_cond_t *c, const pthread_mutex_t *m);
+void preload_cond_wait_end(void);
+/* The caller is about to signal or broadcast c: if it holds the mutex a
+ * waiter on c will take again, it is lent the waiter's class (the highest
+ * of them) until it releases that mutex. One load when nobody waits. */
+void preload_lend_before_signal(const pthread_cond_t *c);
 /* Loans made since the process started (for QOS_PRELOAD_DEBUG and tests). */
 unsigned long preload_lend_count(void);
 
-/* Without CAP_SYS_NICE: a loan through qosd, by libqos.so (loaded at the
- * first call); its handle belongs to that libqos.so and is ended only with
- * preload_broker_end(). -EOPNOTSUPP where libqos.so cannot be loaded. */
+/* Without CAP_SYS_NICE: a loan of lender's class (at most c) to tid
+ * through qosd, by libqos.so (loaded at the first call); its handle
+ * belongs to that libqos.so and is ended only with preload_broker_end().
+ * -EOPNOTSUPP where libqos.so cannot be loaded. */
 typedef struct qos_override qos_override_t;
-int preload_broker_begin(pid_t tid, QClass c, qos_override_t **ret);
+int preload_broker_begin(pid_t lender, pid_t tid, QClass c, qos_override_t **ret);
 int preload_broker_end(qos_override_t *o);
 
 /* Diagnostics: QOS_PRELOAD_DEBUG=1 (stderr) or =/absolute/file (appended,

@@ -141,3 +141,50 @@ int lend_second(unsigned poll_ms, unsigned give_up_ms) {
                s.first_r == ETIMEDOUT ? "ETIMEDOUT" : "not ETIMEDOUT", s.second_r);
         return 0;
 }
+
+typedef struct Signal {
+        pthread_mutex_t m;
+        pthread_cond_t c;
+        int waiting, ready, waiter_r;
+} Signal;
+
+static void *signal_waiter(void *userdata) {
+        Signal *s = userdata;
+        take_name("ui-waiter");
+        pthread_mutex_lock(&s->m);
+        s->waiting = 1;
+        while (!s->ready)
+                pthread_cond_wait(&s->c, &s->m);
+        s->waiter_r = pthread_mutex_unlock(&s->m);
+        return NULL;
+}
+
+int lend_signal(bool broadcast) {
+        Signal s = { .m = PTHREAD_MUTEX_INITIALIZER, .c = PTHREAD_COND_INITIALIZER };
+        char base[SETTINGS], lent[SETTINGS], after[SETTINGS];
+        pthread_t waiter;
+
+        prctl(PR_SET_NAME, "bg-signaller");
+        thread_settings(base, sizeof base);
+        pthread_create(&waiter, NULL, signal_waiter, &s);
+        /* Until the waiter sleeps in pthread_cond_wait(): it set waiting
+         * under the mutex, which it gives up only there. */
+        for (;;) {
+                pthread_mutex_lock(&s.m);
+                if (s.waiting)
+                        break;
+                pthread_mutex_unlock(&s.m);
+                sleep_ms(1);
+        }
+        s.ready = 1;
+        if (broadcast)
+                pthread_cond_broadcast(&s.c);
+        else
+                pthread_cond_signal(&s.c);
+        thread_settings(lent, sizeof lent);
+        pthread_mutex_unlock(&s.m);
+        thread_settings(after, sizeof after);
+        pthread_join(waiter, NULL);
+        printf("base %s\nlent %s\nafter %s\nwaiter unlock %d\n", base, lent, after, s.waiter_r);
+        return 0;
+}

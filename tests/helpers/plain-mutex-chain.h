@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Two cases of qos-plain-mutex that need more than one waiter.
+/* Cases of qos-plain-mutex beyond one holder and one waiter.
  *
  * lend_chain(): bg-tail holds m2; bg-middle holds m1 and waits on m2;
  * then ui-waiter waits on m1. The loan must reach bg-tail along the chain.
@@ -10,8 +10,16 @@
  * lend_second(): bg-holder holds m; ui-first waits with a timedlock that
  * gives up after give_up_ms, ui-second waits once ui-first's loan raised
  * the holder. After ui-first gave up, the holder must still be raised
- * (ui-second's loan) until its unlock. */
+ * (ui-second's loan) until its unlock.
+ *
+ * lend_signal(): ui-waiter sleeps in pthread_cond_wait(); bg-signaller
+ * takes the mutex, signals (or broadcasts) and reads its settings while it
+ * still holds the mutex the waiter must take again, then after its unlock.
+ */
 #pragma once
 
+#include <stdbool.h>
+
 int lend_chain(unsigned poll_ms);
+int lend_signal(bool broadcast);
 int lend_second(unsigned poll_ms, unsigned give_up_ms);

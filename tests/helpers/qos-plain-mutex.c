@@ -15,10 +15,11 @@
  *                     that a loan through qosd is recorded before the
  *                     release (a release between qosd's change and its
  *                     answer leaves the loan to its lender to end).
- *   chain [MS], second [MS]
- *                     a loan along a chain of two holders, and a second
- *                     waiter's loan that outlives the first's
- *                     (plain-mutex-chain.h).
+ *   chain [MS], second [MS], signal [broadcast]
+ *                     a loan along a chain of two holders, a second
+ *                     waiter's loan that outlives the first's, a
+ *                     condition variable's waiter lending to the
+ *                     signaller that holds its mutex (plain-mutex-chain.h).
  *   uncontended N     N lock/unlock pairs on each type, between two
  *                     write()s of "begin" and "end" (strace counts the
  *                     system calls between).
@@ -232,12 +233,14 @@ int main(int argc, char **argv) {
                             argc >= 5 ? (unsigned) atoi(argv[4]) : 3000, argc >= 6 ? (unsigned) atoi(argv[5]) : 0);
         if (argc >= 2 && strcmp(argv[1], "chain") == 0)
                 return lend_chain(argc >= 3 ? (unsigned) atoi(argv[2]) : 3000);
+        if (argc >= 2 && strcmp(argv[1], "signal") == 0)
+                return lend_signal(argc >= 3 && strcmp(argv[2], "broadcast") == 0);
         if (argc >= 2 && strcmp(argv[1], "second") == 0)
                 return lend_second(argc >= 3 ? (unsigned) atoi(argv[2]) : 3000, 500);
         if (argc >= 3 && strcmp(argv[1], "uncontended") == 0)
                 return uncontended(atol(argv[2]));
         if (argc >= 3 && strcmp(argv[1], "stress") == 0)
                 return stress(atol(argv[2]));
-        fprintf(stderr, "usage: %s lend TYPE [cond|unlock [MS [HOLD_MS]]] | chain [MS] | second [MS] | uncontended N | stress N\n", argv[0]);
+        fprintf(stderr, "usage: %s lend TYPE [cond|unlock [MS [HOLD_MS]]] | chain [MS] | second [MS] | signal [broadcast] | uncontended N | stress N\n", argv[0]);
         return 2;
 }

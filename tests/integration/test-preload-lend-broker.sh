@@ -78,6 +78,18 @@ grep -q "lending through qosd: .*libqos.so.0 loaded" "$LOG" || fail "libqos.so w
 wait_active 0 "qosd holds no override after the loans"
 ok "an unprivileged user-interactive waiter raises its background holder through qosd, on every type lent on"
 
+# --- a condition variable's waiter, asleep, lends through the signaller:
+# qosd is asked for the waiter's class (qos_override_begin_from), and
+# lends no more than the waiter has.
+rm -f "$LOG"
+out=$(as_user "$PLAIN" signal)
+assert_eq "$(grep '^lent' <<<"$out")" "lent $t_ui" "signal: the signaller, holding the waiter's mutex"
+assert_eq "$(grep '^after' <<<"$out")" "after $t_bg" "signal: the signaller after its unlock"
+assert_eq "$(grep -c "(waiting on a condition): lent" "$LOG")" 1 "signal: loans"
+assert_eq "$(ends)" 1 "signal: loans ended"
+wait_active 0 "qosd holds no override after the signal"
+ok "through qosd, a sleeping condition waiter's class reaches the signaller holding its mutex"
+
 # --- a stress run: counts kept, every loan ended, none left in qosd
 rm -f "$LOG"
 out=$(as_user "$PLAIN" stress 300)

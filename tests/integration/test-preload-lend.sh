@@ -8,8 +8,9 @@
 #    back right after its unlock (or the pthread_cond_timedwait() that
 #    released it), for every type lent on; PI and process-shared mutexes
 #    are left alone; every loan is counted and ended;
-#  - a loan goes on along a chain of holders, and a second waiter's loan
-#    outlives the first's;
+#  - a loan goes on along a chain of holders, a second waiter's loan
+#    outlives the first's, and a condition variable's waiter lends to the
+#    signaller holding the mutex it must take again;
 #  - the uncontended path makes no system call and lends nothing;
 #  - glibc's results (every type, EDEADLK, EBUSY, EOWNERDEAD, condition
 #    variables with spurious wake-ups, fork() with locks held) are the
@@ -95,6 +96,20 @@ assert_eq "$(grep '^second' <<<"$out")" "second lock 0" "second: the second got 
 assert_eq "$(loans)" 2 "second: loans"
 all_ended second
 ok "a second waiter lends to a holder another waiter raised, and its loan outlives the first's"
+
+# glibc takes the mutex back inside pthread_cond_wait(): the waiter's class
+# reaches the signaller that holds it, from the signal to the unlock.
+for how in signal broadcast; do
+        : >"$LOG"
+        out=$("${pre[@]}" "$PLAIN" signal "$how")
+        assert_eq "$(grep '^base' <<<"$out")" "base $t_bg" "$how: the signaller before"
+        assert_eq "$(grep '^lent' <<<"$out")" "lent $t_ui" "$how: the signaller, holding the waiter's mutex"
+        assert_eq "$(grep '^after' <<<"$out")" "after $t_bg" "$how: the signaller after its unlock"
+        assert_eq "$(grep '^waiter' <<<"$out")" "waiter unlock 0" "$how: the waiter woke with the mutex"
+        assert_eq "$(grep -c "(waiting on a condition): lent" "$LOG")" 1 "$how: loans"
+        all_ended "$how"
+done
+ok "a condition variable's waiter lends to the signaller holding its mutex, until the unlock"
 
 # No system call between the two markers: strace lists none. 100,000
 # rounds of lock/unlock and trylock/unlock on every type lent on.
