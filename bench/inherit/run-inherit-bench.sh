@@ -23,39 +23,16 @@ export QOSD=$PWD/$B/src/daemon/qosd QOSCTL=$PWD/$B/src/cli/qosctl QOS_SOURCE_ROO
 export QOS_TEST_THREADS=$PWD/$B/tests/helpers/qos-test-threads
 bench=$PWD/$B/bench/inherit/qos-bench-inherit
 source tests/integration/lib.sh
+source bench/load.sh
 require_root
-
-hogs=()
-stop_hogs() {
-        ((${#hogs[@]})) || return 0
-        kill "${hogs[@]}" 2>/dev/null || true
-        wait "${hogs[@]}" 2>/dev/null || true
-        hogs=()
-}
-case $LOAD in
-quiet) ;;
-sessions)
-        on_exit stop_hogs
-        # A background job of this script is no process group leader, so
-        # setsid(1) makes the new session without forking: $! is the hog.
-        for ((i = 0; i < 2 * $(nproc); i++)); do
-                setsid bash -c 'while :; do :; done' &
-                hogs+=($!)
-        done
-        ;;
-*)
-        echo "LOAD must be quiet or sessions" >&2
-        exit 2
-        ;;
-esac
-echo "== load: $LOAD ($(cut -d' ' -f1-3 /proc/loadavg) before the runs)"
+load_start "$LOAD"
 
 for ((r = 1; r <= REPS; r++)); do
         echo "== run $r of $REPS"
         setsid -w "$bench" inversion "$SECONDS_PER_LOCK"
         setsid -w "$bench" starvation "$SECONDS_PER_LOCK"
 done
-stop_hogs
+load_stop
 echo
 "$bench" uncontended 10
 echo

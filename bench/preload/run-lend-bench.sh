@@ -17,7 +17,10 @@
 #    not preloaded at all and preloaded (lending on); CPU ns per pair,
 #    median and range.
 #
-#   bench/preload/run-lend-bench.sh [BUILD] [REPS] [SECONDS] [UNC_RUNS] [MILLIONS]
+#   bench/preload/run-lend-bench.sh [BUILD] [REPS] [SECONDS] [UNC_RUNS] [MILLIONS] [LOAD]
+#
+# LOAD (bench/load.sh): quiet (default) or sessions, for the inversion
+# runs; the uncontended runs are always on what else the machine runs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 B=${1:-build}
@@ -25,9 +28,11 @@ REPS=${2:-5}
 SECS=${3:-10}
 UNC_RUNS=${4:-21}
 MILLIONS=${5:-10}
+LOAD=${6:-quiet}
 export QOSD=$PWD/$B/src/daemon/qosd QOSCTL=$PWD/$B/src/cli/qosctl QOS_SOURCE_ROOT=$PWD
 export QOS_TEST_THREADS=$PWD/$B/tests/helpers/qos-test-threads QOS_PRELOAD=$PWD/$B/src/preload/libqos-preload.so
 source tests/integration/lib.sh
+source bench/load.sh
 require_root
 qosd_root_init
 BENCH=$QOSD_BIN/bench-plain-mutex
@@ -45,6 +50,7 @@ median_range() { # file: "median (min-max)"
         sort -n "$1" | awk '{ v[NR] = $1 } END { printf "%.3f (%.3f-%.3f)", v[int((NR + 1) / 2)], v[1], v[NR] }'
 }
 
+load_start "$LOAD"
 echo "priority inversion: ui-probe vs a background holder (1 ms of CPU per hold), 2 x nproc utility hogs,"
 echo "$REPS x $SECS s each way, taking turns; lock wait in ms"
 printf "%-4s %-12s %8s %8s %8s %8s\n" run lending samples p50 p99 max
@@ -72,6 +78,7 @@ printf "%-17s %s\n" off "$(stats "$TEST_TMP/waits.off")" on "$(stats "$TEST_TMP/
 p_off=$(stats "$TEST_TMP/waits.off" | awk '{ print $3 }')
 p_on=$(stats "$TEST_TMP/waits.on" | awk '{ print $3 }')
 echo "pooled p99: $(awk -v a="$p_off" -v b="$p_on" 'BEGIN { printf "%.1f", a / b }')x lower with lending"
+load_stop
 echo
 
 echo "uncontended lock+unlock: $UNC_RUNS processes each way, taking turns, $MILLIONS M pairs each, CPU ns per pair"
