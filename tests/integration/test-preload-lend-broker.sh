@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Lending on plain pthread mutexes under the preload, for a program without
-# CAP_SYS_NICE: through qosd (libqos.so's qos_override_begin, loaded at the
-# first loan). An unmodified program run by an unprivileged user, whose
-# threads the admin's rule names ui-* (user-interactive, given by qosd)
-# and bg-* (background): a ui thread waiting on a mutex a bg thread holds
-# raises the holder to user-interactive through qosd until the release;
-# every loan ends, qosd holds none afterwards, and a stress run keeps its
-# counts. Without qosd the loan fails and glibc's results are unchanged.
+# CAP_SYS_NICE: through qosd (libqos.so's qos_override_begin_from, loaded
+# at the first loan). An unmodified program run by an unprivileged user,
+# whose threads the admin's rule names ui-* (user-interactive, given by
+# qosd) and bg-* (background): a ui thread waiting on a mutex a bg thread
+# holds raises the holder to user-interactive through qosd until the
+# release; a second waiter's loan outlives the first's; a sleeping
+# condition waiter lends to the signaller holding its mutex; every loan
+# ends, qosd holds none afterwards, and a stress run keeps its counts.
+# Without qosd the loan fails and glibc's results are unchanged.
 source "$(dirname "$0")/lib.sh"
 require_root
 : "${QOS_PLAIN_MUTEX:?}" "${QOS_LIB:?}" "${QOS_PRELOAD:?}"
@@ -77,6 +79,18 @@ done
 grep -q "lending through qosd: .*libqos.so.0 loaded" "$LOG" || fail "libqos.so was not loaded: $(head "$LOG")"
 wait_active 0 "qosd holds no override after the loans"
 ok "an unprivileged user-interactive waiter raises its background holder through qosd, on every type lent on"
+
+# --- a second waiter lends to the holder the first one's loan raised, and
+# its loan holds the holder up after the first gives up
+rm -f "$LOG"
+out=$(as_user "$PLAIN" second)
+assert_eq "$(grep '^first' <<<"$out")" "first lock ETIMEDOUT" "second: the first gave up"
+assert_eq "$(grep '^still' <<<"$out")" "still $t_ui" "second: the holder once the first gave up ($(grep -E 'lend|loan' "$LOG"))"
+assert_eq "$(grep '^after' <<<"$out")" "after $t_bg" "second: the holder after its unlock"
+assert_eq "$(loans)" 2 "second: loans"
+assert_eq "$(ends)" 2 "second: loans ended"
+wait_active 0 "qosd holds no override after the second waiter"
+ok "through qosd, a second waiter's loan outlives the first's"
 
 # --- a condition variable's waiter, asleep, lends through the signaller:
 # qosd is asked for the waiter's class (qos_override_begin_from), and
