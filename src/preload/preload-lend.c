@@ -343,8 +343,9 @@ unsigned long preload_lend_count(void) {
 }
 
 /* fork(): the table lock is not left held in the child, and the child's
- * only thread has a new TID. Loans in the table are the parent's threads':
- * the child forgets them (their overrides are on threads it does not have). */
+ * only thread has a new TID. Loans and waits in the tables are the
+ * parent's threads': the child forgets them (their overrides are on threads
+ * it does not have, and none of its threads waits). */
 static void fork_prepare(void) {
         table_enter();
 }
@@ -356,6 +357,7 @@ static void fork_parent(void) {
 static void fork_child(void) {
         memset(loans, 0, sizeof loans);
         memset(waiting, 0, sizeof waiting);
+        n_cond_waiting = 0;
         waiting_recorded = false;
         tid_cache = 0;
         lent_pending = false;
