@@ -43,7 +43,8 @@ fi
 
 obj=$work/obj-$key
 # A changed fragment starts from the last build's objects: kbuild rebuilds
-# what the changed options reach (minutes), not the whole kernel.
+# what the changed options reach, which for a driver is minutes (and for an
+# option in widely included headers most of the kernel).
 last=$(readlink "$work/current" 2>/dev/null || true)
 if [ ! -d "$obj" ] && [ -n "$last" ] && [ -d "$work/obj-$last" ]; then
         echo "kernel-ext: starting from the objects of $last" >&2
