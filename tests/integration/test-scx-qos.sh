@@ -26,7 +26,7 @@ loader=${QOS_SCX_LOADER:-$QOS_SOURCE_ROOT/build-kernels/ext/current/scx/scx_qos}
 
 work=$(mktemp -d /tmp/qos-scx.XXXXXX)
 on_exit "rm -rf '$work'"
-scx_pid=
+scx_pid= scx_runs=0
 on_exit 'stop_scx >/dev/null 2>&1'
 probes=()
 on_exit 'kill -KILL "${probes[@]}" 2>/dev/null'
