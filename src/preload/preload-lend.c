@@ -41,6 +41,7 @@
 #define LOANS_MAX 128
 #define WAITING_MAX 128
 #define CHAIN_MAX 8 /* threads along a chain, the first owner included */
+#define SIGNAL_WAITERS_MAX 8 /* waiters on one condition a signal weighs */
 
 typedef struct Loan {
         const void *lock;       /* the mutex, as a key only: never read through */
@@ -211,7 +212,10 @@ static bool lend_one(pthread_mutex_t *m, pid_t owner, pid_t via, pid_t lender) {
                 if (!loans[i].o) {
                         loans[i] = (Loan) { .lock = m, .holder = owner, .lender = lender, .o = o,
                                             .brokered = brokered };
-                        lent_pending = true;
+                        /* Only a lender's own wait ends its loans; a
+                         * signaller's loan ends at its unlock. */
+                        if (lender == preload_self_tid())
+                                lent_pending = true;
                         n_lent++;
                         o = NULL;
                         break;
@@ -265,7 +269,7 @@ void preload_cond_wait_end(void) {
 void preload_lend_before_signal(const pthread_cond_t *c) {
         if (__builtin_expect(!__atomic_load_n(&n_cond_waiting, __ATOMIC_RELAXED), 1) || in_lend)
                 return;
-        pid_t self = preload_self_tid(), lender = 0, found[CHAIN_MAX];
+        pid_t self = preload_self_tid(), lender = 0, found[SIGNAL_WAITERS_MAX];
         pthread_mutex_t *m = NULL;
         QClass best = QCLASS_UNSPECIFIED;
         size_t n = 0;
@@ -275,7 +279,7 @@ void preload_lend_before_signal(const pthread_cond_t *c) {
          * destroyed while waited on); once found held by us, it stays
          * alive while we hold it. Every waiter on c waits with one mutex. */
         table_enter();
-        for (size_t i = 0; i < WAITING_MAX && n < CHAIN_MAX; i++) {
+        for (size_t i = 0; i < WAITING_MAX && n < SIGNAL_WAITERS_MAX; i++) {
                 const Waiting *w = &waiting[i];
                 if (w->tid && w->cond == c && glibc_mutex_owner(w->lock) == self) {
                         found[n++] = w->tid;
