@@ -24,8 +24,8 @@ static void wait_cancelled(void *unused) {
         preload_cond_wait_end();
 }
 
-/* The wait is a cancellation point: the record goes also when the thread
- * is cancelled in it. */
+/* The wait is a cancellation point: the record goes when the wait
+ * returns and also when the thread is cancelled in it. */
 #define COND_WAITING(c, m, call)                                \
         do {                                                    \
                 int r_;                                         \
@@ -33,8 +33,7 @@ static void wait_cancelled(void *unused) {
                 preload_cond_wait_begin(c, m);                  \
                 pthread_cleanup_push(wait_cancelled, NULL);     \
                 r_ = (call);                                    \
-                pthread_cleanup_pop(0);                         \
-                preload_cond_wait_end();                        \
+                pthread_cleanup_pop(1);                         \
                 return r_;                                      \
         } while (0)
 
