@@ -17,16 +17,20 @@ kernel=$src/build-kernels/ext/current/bzImage
 [ -s "$kernel" ] || { echo "run-figure: no ext kernel; run make kernel-ext" >&2; exit 1; }
 [ -x "$src/build-kernels/ext/current/scx/scx_qos" ] || { echo "run-figure: no scx_qos; run make kernel-ext" >&2; exit 1; }
 
+scripts/install-kernel-deps.sh # qemu, busybox for the initramfs
+
 out=$src/build-kernels/scx-figure
 mkdir -p "$out"
 list=$out/figure.list
 printf 'scx-figure\tbench\t%s\t%s\t%s\n' $((rounds * 6 * (secs + 6) + 120)) "$src" \
         "bash $src/bench/scx/guest-figure.sh $rounds $secs" >"$list"
 tests/kernels/make-initramfs.sh "$out/initramfs.cpio" "$build" "$src" "$list"
-# One host thread for both vCPUs, as the matrix's ext rows (check-kernels.sh
-# says why): the vCPUs take turns, so the figure's times are TCG's, and
-# the counters scx_qos keeps are what carries over to real hardware.
-QOS_VM_ACCEL=${QOS_VM_ACCEL:-tcg,thread=single} QOS_VM_TIMEOUT=$((rounds * 6 * (secs + 6) + 600)) \
+# A host thread per vCPU (the ext kernel has no jump labels to patch,
+# tests/kernels/ext/ext.config); the times are still TCG's, and the
+# counters scx_qos keeps are what carries over to real hardware.
+accel=tcg
+grep -qx 'CONFIG_JUMP_LABEL=y' "$src/build-kernels/ext/current/.config" 2>/dev/null && accel=tcg,thread=single
+QOS_VM_ACCEL=${QOS_VM_ACCEL:-$accel} QOS_VM_TIMEOUT=$((rounds * 6 * (secs + 6) + 600)) \
         tests/kernels/boot.sh "$kernel" "$out/initramfs.cpio" "$out/results.txt" "$out/console.log" \
         qos.cgroup=unified || true
 bench/scx/figure.py "$out/results.txt" | tee "$out/figure.txt"
