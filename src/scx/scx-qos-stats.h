@@ -14,8 +14,13 @@
         X(ENQ_BG, "enq_bg")               /* ... background */                 \
         X(IDLE_UI, "idle_ui")             /* UI/UIN wake-up put on an idle CPU */ \
         X(PREEMPT_BG, "preempt_bg")       /* UI/UIN wake-up preempted background */ \
-        X(QUEUED_UI, "queued_ui")         /* UI/UIN wake-up found neither */   \
+        X(PREEMPT_UTIL, "preempt_util")   /* ... else preempted utility */     \
+        X(QUEUED_UI, "queued_ui")         /* UI/UIN wake-up found none of those */ \
         X(KICK_UI, "kick_ui")             /* ... and cut short a user task past its slice */ \
+        X(LATE_IDLE_UI, "late_idle_ui")   /* idle_ui wake-ups that ran LATE_NS or more later */ \
+        X(LATE_PREEMPT_BG, "late_preempt_bg") /* ... preempt_bg ones */       \
+        X(LATE_PREEMPT_UTIL, "late_preempt_util") /* ... preempt_util ones */ \
+        X(LATE_QUEUED_UI, "late_queued_ui") /* ... queued_ui ones */           \
         X(PREEMPT_BG_UTIL, "preempt_bg_util") /* utility wake-up preempted background */ \
         X(GUARD_BG, "guard_bg")           /* background run by its guard */    \
         X(GUARD_UTIL, "guard_util")       /* utility run by its guard */       \

@@ -19,14 +19,16 @@
  * Wake-up of a user-interactive or user-initiated task: an idle CPU first
  * (scx_bpf_select_cpu_dfl), else a CPU of its mask that runs a background
  * task, which is preempted (SCX_DSQ_LOCAL_ON | cpu with SCX_ENQ_PREEMPT);
- * else HI, taken at the next slice end of any CPU (at most the utility
- * slice on a CPU running utility, which is never preempted); a CPU whose
- * user-class task has overrun its slice is kicked to end it now
- * (kick_overrun_cpu()). A utility wake-up also takes a background CPU, as
- * the fair class lets any wake-up preempt a SCHED_IDLE task. Which CPU
- * runs which class is tracked in cpu_run[], written in ops.running and
- * ops.stopping: the idea of scx_lavd's per-CPU context, which it reads to
- * pick a victim CPU to kick.
+ * else one that runs utility, preempted the same way (EEVDF lets a wake-up
+ * with a shorter slice preempt a longer one; without this a queued wake-up
+ * waited for utility's slice to end at the tick, and the tail beside 4
+ * utility hogs was longer than EEVDF's); else HI, taken at the next slice
+ * end of any CPU, and a CPU whose user-class task has overrun its slice is
+ * kicked to end it now (kick_overrun_cpu()). A utility wake-up also takes
+ * a background CPU, as the fair class lets any wake-up preempt a
+ * SCHED_IDLE task. Which CPU runs which class is tracked in cpu_run[],
+ * written in ops.running and ops.stopping: the idea of scx_lavd's per-CPU
+ * context, which it reads to pick a victim CPU to kick.
  *
  * Slices: 0.5 ms and 1 ms for the two user classes (qosd's own values, so a
  * spinning user-interactive thread hands the CPU back every 0.5 ms to
@@ -89,9 +91,15 @@ UEI_DEFINE(uei);
 
 struct task_ctx {
         u64 started_ns; /* when it last started running, 0 if not yet */
+        u64 woken_ns;   /* a user-class wake-up placed then, not yet running; 0: none */
+        u32 woken_late; /* the counter to bump if it starts LATE_NS or more later */
         u32 cls;        /* class at its last placement */
         u32 vtime_dsq;  /* 1 + the DSQ whose clock its vtime follows, 0: none */
 };
+
+/* A user-class wake-up that waits this long to run is counted late, by the
+ * way it was placed: the wake-up tail as the scheduler itself sees it. */
+#define LATE_NS MS(1)
 
 struct {
         __uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -157,17 +165,28 @@ static u32 placed_class(const struct task_struct *p) {
         return tctx ? tctx->cls : task_class(p);
 }
 
+/* A user-class wake-up was placed (@stat), and its wait is timed. */
+static void count_wakeup(const struct task_struct *p, u32 stat, u32 late_stat) {
+        struct task_ctx *tctx = task_ctx(p);
+
+        stat_inc(stat);
+        if (tctx) {
+                tctx->woken_ns = bpf_ktime_get_ns();
+                tctx->woken_late = late_stat;
+        }
+}
+
 static void check_error_hook(void) {
         if (error_after_ns && bpf_ktime_get_ns() - loaded_ns >= error_after_ns)
                 scx_bpf_error("test: error after %llu ms", error_after_ns / MS(1));
 }
 
 /*
- * A CPU of @p's mask that runs a background task, claimed (compare and swap,
- * so two wake-ups never pick the same one); -1 if none. The task's own CPU
- * is tried first, its caches are warm.
+ * A CPU of @p's mask that runs a task of class @run (RUN_*), claimed
+ * (compare and swap, so two wake-ups never pick the same one); -1 if none.
+ * The task's own CPU is tried first, its caches are warm.
  */
-static s32 claim_bg_cpu(struct task_struct *p) {
+static s32 claim_cpu_running(struct task_struct *p, u32 run) {
         s32 first = scx_bpf_task_cpu(p);
         u32 nr = scx_bpf_nr_cpu_ids();
         u32 i;
@@ -178,11 +197,11 @@ static s32 claim_bg_cpu(struct task_struct *p) {
                 s32 cpu = ((u32) first + i) % nr;
                 u32 *slot = run_slot(cpu);
 
-                if (!slot || *slot != RUN_BG)
+                if (!slot || *slot != run)
                         continue;
                 if (!bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
                         continue;
-                if (__sync_val_compare_and_swap(slot, RUN_BG, RUN_CLAIMED) == RUN_BG)
+                if (__sync_val_compare_and_swap(slot, run, RUN_CLAIMED) == run)
                         return cpu;
         }
         return -1;
@@ -192,7 +211,7 @@ static s32 claim_bg_cpu(struct task_struct *p) {
  * A queued user-class wake-up waits for a slice to end, but slices end at
  * the tick (4 ms at HZ=250), long after a 0.5 ms one is used up. So kick
  * one CPU whose user-class task has overrun its slice: its next dispatch
- * takes HI. This only enforces a slice early; utility is never cut short.
+ * takes HI. This only enforces a slice early.
  */
 static bool kick_overrun_cpu(struct task_struct *p, u64 now) {
         u32 nr = scx_bpf_nr_cpu_ids();
@@ -256,7 +275,7 @@ s32 BPF_STRUCT_OPS(qos_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake
         if (is_idle) {
                 cls = place(p);
                 if (cls <= SCX_QOS_UIN)
-                        stat_inc(SCX_QOS_STAT_IDLE_UI);
+                        count_wakeup(p, SCX_QOS_STAT_IDLE_UI, SCX_QOS_STAT_LATE_IDLE_UI);
                 scx_bpf_dispatch(p, SCX_DSQ_LOCAL, slice_of(cls), 0);
         }
         return cpu;
@@ -290,17 +309,32 @@ void BPF_STRUCT_OPS(qos_enqueue, struct task_struct *p, u64 enq_flags) {
                         cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0);
                         if (cpu >= 0) {
                                 if (wakeup)
-                                        stat_inc(SCX_QOS_STAT_IDLE_UI);
+                                        count_wakeup(p, SCX_QOS_STAT_IDLE_UI, SCX_QOS_STAT_LATE_IDLE_UI);
                                 scx_bpf_dispatch(p, SCX_DSQ_LOCAL_ON | cpu, slice_of(cls), enq_flags);
                                 scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
                                 return;
                         }
                 }
                 if (cls <= SCX_QOS_UIN || wakeup) {
-                        cpu = claim_bg_cpu(p);
+                        cpu = claim_cpu_running(p, RUN_BG);
                         if (cpu >= 0) {
-                                stat_inc(cls <= SCX_QOS_UIN ? SCX_QOS_STAT_PREEMPT_BG
-                                                            : SCX_QOS_STAT_PREEMPT_BG_UTIL);
+                                if (cls > SCX_QOS_UIN)
+                                        stat_inc(SCX_QOS_STAT_PREEMPT_BG_UTIL);
+                                else if (wakeup)
+                                        count_wakeup(p, SCX_QOS_STAT_PREEMPT_BG, SCX_QOS_STAT_LATE_PREEMPT_BG);
+                                else
+                                        stat_inc(SCX_QOS_STAT_PREEMPT_BG);
+                                scx_bpf_dispatch(p, SCX_DSQ_LOCAL_ON | cpu, slice_of(cls),
+                                                 enq_flags | SCX_ENQ_PREEMPT);
+                                return;
+                        }
+                }
+                /* Utility's long slice is the next to give way, as EEVDF
+                 * lets a wake-up with a shorter slice preempt it. */
+                if (cls <= SCX_QOS_UIN && wakeup) {
+                        cpu = claim_cpu_running(p, RUN_CLASS(SCX_QOS_UTIL));
+                        if (cpu >= 0) {
+                                count_wakeup(p, SCX_QOS_STAT_PREEMPT_UTIL, SCX_QOS_STAT_LATE_PREEMPT_UTIL);
                                 scx_bpf_dispatch(p, SCX_DSQ_LOCAL_ON | cpu, slice_of(cls),
                                                  enq_flags | SCX_ENQ_PREEMPT);
                                 return;
@@ -310,7 +344,7 @@ void BPF_STRUCT_OPS(qos_enqueue, struct task_struct *p, u64 enq_flags) {
         queue_vtime(p, cls, enq_flags);
 
         if (cls <= SCX_QOS_UIN && wakeup) {
-                stat_inc(SCX_QOS_STAT_QUEUED_UI);
+                count_wakeup(p, SCX_QOS_STAT_QUEUED_UI, SCX_QOS_STAT_LATE_QUEUED_UI);
                 if (kick_overrun_cpu(p, bpf_ktime_get_ns())) {
                         stat_inc(SCX_QOS_STAT_KICK_UI);
                         return;
@@ -401,8 +435,12 @@ void BPF_STRUCT_OPS(qos_running, struct task_struct *p) {
         stat_inc(SCX_QOS_STAT_DISPATCH_UI + cls);
         if (started)
                 *started = now;
-        if (tctx)
+        if (tctx) {
                 tctx->started_ns = now;
+                if (tctx->woken_ns && now - tctx->woken_ns >= LATE_NS)
+                        stat_inc(tctx->woken_late);
+                tctx->woken_ns = 0;
+        }
         if (slot)
                 *slot = cls == SCX_QOS_BG && pending && *pending ? RUN_BG_GUARDED : RUN_CLASS(cls);
         if (pending)

@@ -3,8 +3,9 @@
 # kernel-matrix: vm
 # scx_qos on a kernel with sched_ext (the matrix's "ext" rows): it loads
 # and unloads; tasks of every class run under it; a user-interactive
-# wake-up goes to an idle CPU when there is one, and else preempts a
-# background task, never a utility one; a background hog beside four
+# wake-up goes to an idle CPU when there is one, else preempts a
+# background task rather than a utility one, and a utility one only when
+# no CPU runs background; a background hog beside four
 # utility hogs keeps a share and has no long stall; and a SIGKILL of the
 # loader, an error exit and a stall caught by sched_ext's watchdog all
 # give the machine back to the fair class with every task still running.
@@ -144,6 +145,16 @@ preempt_bg=$(counter preempt_bg)
 [ "$preempt_bg" -ge 150 ] || fail "preempt_bg counted $preempt_bg of 300 wake-ups"
 stop_scx
 ok "both CPUs busy: $on_bg of 300 wake-ups took the background hog's CPU, $on_util the utility hog's (preempt_bg $preempt_bg)"
+
+# --- with only utility running: utility's long slice gives way at once
+start_scx
+probe util-0 utility hog 6 --cpu 0
+probe util-1 utility hog 6 --cpu 1
+wake_beside wake-util
+preempt_util=$(counter preempt_util) queued=$(counter queued_ui)
+[ "$preempt_util" -ge 240 ] || fail "preempt_util counted $preempt_util of 300 wake-ups (queued_ui $queued)"
+stop_scx
+ok "both CPUs running utility: $preempt_util of 300 wake-ups preempted it (queued_ui $queued)"
 
 # --- starvation guard: background beside four utility hogs
 start_scx
