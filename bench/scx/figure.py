@@ -4,7 +4,8 @@
 wrote: per load and scheduler, the medians over the rounds of the frame
 and audio loops' p99 over that scheduler's own idle floor (the same
 round), the hogs' throughput under scx_qos against EEVDF+qosd, and the
-background hogs' longest stall; then scx_qos's counters per round.
+background hogs' longest stall; the loops' wake-up p99; then scx_qos's
+counters per round.
 
 Usage: figure.py RESULTS.txt
 """
@@ -53,8 +54,22 @@ def main():
                   f"{med(work) * 100:.0f}% | {med(gap):.0f} |" if gap else
                   f"| {load} | {sched} | {med(fr):.2f}x | {med(au):.2f}x | {med(ff):.2f} | {med(af):.2f} | "
                   f"{med(work) * 100:.0f}% | - |")
+    print()
+    print("wake-up p99 ms (release to running), medians")
+    print("| load | sched | frame | audio |")
+    print("| --- | --- | ---: | ---: |")
+    for load in ("idle", "bg4", "util4"):
+        for sched in ("eevdf", "scx"):
+            fw, aw = [], []
+            for r in rounds:
+                c = cells.get((r, sched, load))
+                if c and "frame_wake_p99_us" in c:
+                    fw.append(c["frame_wake_p99_us"] / 1e3)
+                    aw.append(c["audio_wake_p99_us"] / 1e3)
+            if fw:
+                print(f"| {load} | {sched} | {statistics.median(fw):.2f} | {statistics.median(aw):.2f} |")
     for c in counters:
-        print(f"scx_qos counters, round {c}")
+        print(f"scx_qos counters, round and load {c}")
     return 0
 
 

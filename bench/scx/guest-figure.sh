@@ -7,8 +7,12 @@
 # 0.3 ms of work), both user-interactive, alone ("idle", the floor) or
 # beside 4 background or 4 utility hogs. One line per cell on fd 3:
 #
-#   QOS-FIGURE ROUND SCHED LOAD frame_p99_us F audio_p99_us A hog_units U
-#              hog_max_gap_ms G [scx counters key=value...]
+#   QOS-FIGURE ROUND SCHED LOAD frame_p99_us F audio_p99_us A
+#              frame_wake_p99_us FW audio_wake_p99_us AW hog_units U
+#              hog_max_gap_ms G
+#
+# (a loop's latency is from its release to the end of its work; the wake
+# p99 is from the release to running, bench/loop-probe.c)
 #
 # Usage: guest-figure.sh ROUNDS SECONDS   (env QOSCTL, build/source paths
 # from the matrix: BENCH=build/bench)
@@ -20,7 +24,8 @@ qosctl=$build/src/cli/qosctl
 loader=$source/build-kernels/ext/current/scx/scx_qos
 work=$(mktemp -d /tmp/qos-scx-figure.XXXXXX)
 
-p99() { sort -n | awk '{ v[NR] = $1 } END { i = int(NR * 0.99); if (i < 1) i = 1; print v[i] + 0 }'; }
+p99() { # [COLUMN]
+        awk -v c="${1:-1}" '{ print $c }' | sort -n | awk '{ v[NR] = $1 } END { i = int(NR * 0.99); if (i < 1) i = 1; print v[i] + 0 }'; }
 
 cell() { # sched load
         local load=$2 hogs=() class i
@@ -49,31 +54,34 @@ cell() { # sched load
                 read -r units gap < <(cat "$work"/hog.* | awk '$1 == "units" { u += $2; for (i = 1; i < NF; i++) if ($i == "max_gap_ms" && $(i + 1) > g) g = $(i + 1) } END { print u + 0, g + 0 }')
                 rm -f "$work"/hog.*
         fi
-        echo "frame_p99_us $(p99 <"$work/frame") audio_p99_us $(p99 <"$work/audio") hog_units $units hog_max_gap_ms $gap"
+        echo "frame_p99_us $(p99 <"$work/frame") audio_p99_us $(p99 <"$work/audio")" \
+                "frame_wake_p99_us $(p99 2 <"$work/frame") audio_wake_p99_us $(p99 2 <"$work/audio")" \
+                "hog_units $units hog_max_gap_ms $gap"
 }
 
+# scx_qos is loaded for each cell, so its counters are that load's.
 for r in $(seq "$rounds"); do
         for sched in eevdf scx; do
-                scx_pid=
-                if [ "$sched" = scx ]; then
-                        "$loader" --stats 0 >"$work/scx.log" 2>&1 &
-                        scx_pid=$!
-                        for _ in $(seq 600); do
-                                grep -q '^scx_qos: loaded' "$work/scx.log" && break
-                                sleep 0.1
-                        done
-                fi
                 for load in idle bg4 util4; do
+                        scx_pid=
+                        if [ "$sched" = scx ]; then
+                                "$loader" --stats 0 >"$work/scx.log" 2>&1 &
+                                scx_pid=$!
+                                for _ in $(seq 600); do
+                                        grep -q '^scx_qos: loaded' "$work/scx.log" && break
+                                        sleep 0.1
+                                done
+                        fi
                         line=$(cell "$sched" "$load")
                         echo "QOS-FIGURE $r $sched $load $line" >&3
                         echo "round $r $sched $load: $line"
+                        if [ -n "$scx_pid" ]; then
+                                kill -TERM "$scx_pid"
+                                wait "$scx_pid"
+                                echo "QOS-FIGURE-SCX $r $load $(grep '^scx_qos: stats' "$work/scx.log" | tail -n 1 | cut -d' ' -f3-)" >&3
+                                cat "$work/scx.log"
+                        fi
                 done
-                if [ -n "$scx_pid" ]; then
-                        kill -TERM "$scx_pid"
-                        wait "$scx_pid"
-                        echo "QOS-FIGURE-SCX $r $(grep '^scx_qos: stats' "$work/scx.log" | tail -n 1 | cut -d' ' -f3-)" >&3
-                        cat "$work/scx.log"
-                fi
         done
 done
 rm -rf "$work"
