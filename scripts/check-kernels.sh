@@ -52,14 +52,7 @@ for name in "${wanted[@]}"; do
                 accel=tcg
                 if [ "$package" = @ext ]; then
                         vmlinuz=$work/ext/current/bzImage
-                        # A cached kernel built before tests/kernels/ext/
-                        # ext.config turned jump labels off patches running
-                        # code when a sched_ext scheduler loads, which a
-                        # host thread per vCPU gets wrong ("Oops: int3");
-                        # it boots on one host thread (ext.config says why).
-                        if grep -qx 'CONFIG_JUMP_LABEL=y' "$work/ext/current/.config" 2>/dev/null; then
-                                accel=tcg,thread=single
-                        fi
+                        accel=$(tests/kernels/ext/vm-accel.sh "$work/ext/current")
                 else
                         vmlinuz=$(tests/kernels/fetch-kernel.sh "$package" "$work/cache")
                 fi

@@ -25,11 +25,10 @@ list=$out/figure.list
 printf 'scx-figure\tbench\t%s\t%s\t%s\n' $((rounds * 6 * (secs + 6) + 120)) "$src" \
         "bash $src/bench/scx/guest-figure.sh $rounds $secs" >"$list"
 tests/kernels/make-initramfs.sh "$out/initramfs.cpio" "$build" "$src" "$list"
-# A host thread per vCPU (the ext kernel has no jump labels to patch,
-# tests/kernels/ext/ext.config); the times are still TCG's, and the
-# counters scx_qos keeps are what carries over to real hardware.
-accel=tcg
-grep -qx 'CONFIG_JUMP_LABEL=y' "$src/build-kernels/ext/current/.config" 2>/dev/null && accel=tcg,thread=single
+# A host thread per vCPU (tests/kernels/ext/vm-accel.sh); the times are
+# still TCG's, and the counters scx_qos keeps are what carries over to
+# real hardware.
+accel=$(tests/kernels/ext/vm-accel.sh "$src/build-kernels/ext/current")
 QOS_VM_ACCEL=${QOS_VM_ACCEL:-$accel} QOS_VM_TIMEOUT=$((rounds * 6 * (secs + 6) + 600)) \
         tests/kernels/boot.sh "$kernel" "$out/initramfs.cpio" "$out/results.txt" "$out/console.log" \
         qos.cgroup=unified || true
