@@ -22,6 +22,7 @@
         X(LATE_PREEMPT_UTIL, "late_preempt_util") /* ... preempt_util ones */ \
         X(LATE_QUEUED_UI, "late_queued_ui") /* ... queued_ui ones */           \
         X(PREEMPT_BG_UTIL, "preempt_bg_util") /* utility wake-up preempted background */ \
+        X(PREEMPT_REMOTE, "preempt_remote") /* preemptions of another CPU than the placing one */ \
         X(GUARD_BG, "guard_bg")           /* background run by its guard */    \
         X(GUARD_UTIL, "guard_util")       /* utility run by its guard */       \
         X(DISPATCH_UI, "dispatch_ui")     /* a user-interactive task started */ \

@@ -18,7 +18,8 @@
  *
  * Wake-up of a user-interactive or user-initiated task: an idle CPU first
  * (scx_bpf_select_cpu_dfl), else a CPU of its mask that runs a background
- * task, which is preempted (SCX_DSQ_LOCAL_ON | cpu with SCX_ENQ_PREEMPT);
+ * task, which is preempted (SCX_DSQ_LOCAL_ON | cpu with SCX_ENQ_PREEMPT,
+ * and a preempting kick when it is not the placing CPU: preempt_claimed());
  * else one that runs utility, preempted the same way (EEVDF lets a wake-up
  * with a shorter slice preempt a longer one; without this a queued wake-up
  * waited for utility's slice to end at the tick, and the tail beside 4
@@ -208,6 +209,25 @@ static s32 claim_cpu_running(struct task_struct *p, u32 run) {
 }
 
 /*
+ * @p goes to the front of claimed @cpu's local DSQ and preempts what runs
+ * there. On the CPU that places it, SCX_ENQ_PREEMPT does that at once. On
+ * another CPU the kernel moves it later (ops.enqueue cannot lock a second
+ * runqueue), and if that CPU is in its own dispatch meanwhile, the
+ * preemption can be dropped, and the CPU keeps its task for a whole slice:
+ * beside background hogs, one such wake-up in a few waited out a
+ * background slice, 8-12 ms. A preempting kick, which takes the CPU's lock
+ * after the move, ends that slice whenever it arrives (scx_lavd kicks its
+ * victim CPU the same way).
+ */
+static void preempt_claimed(struct task_struct *p, s32 cpu, u32 cls, u64 enq_flags) {
+        scx_bpf_dispatch(p, SCX_DSQ_LOCAL_ON | cpu, slice_of(cls), enq_flags | SCX_ENQ_PREEMPT);
+        if (cpu != (s32) bpf_get_smp_processor_id()) {
+                stat_inc(SCX_QOS_STAT_PREEMPT_REMOTE);
+                scx_bpf_kick_cpu(cpu, SCX_KICK_PREEMPT);
+        }
+}
+
+/*
  * A queued user-class wake-up waits for a slice to end, but slices end at
  * the tick (4 ms at HZ=250), long after a 0.5 ms one is used up. So kick
  * one CPU whose user-class task has overrun its slice: its next dispatch
@@ -324,8 +344,7 @@ void BPF_STRUCT_OPS(qos_enqueue, struct task_struct *p, u64 enq_flags) {
                                         count_wakeup(p, SCX_QOS_STAT_PREEMPT_BG, SCX_QOS_STAT_LATE_PREEMPT_BG);
                                 else
                                         stat_inc(SCX_QOS_STAT_PREEMPT_BG);
-                                scx_bpf_dispatch(p, SCX_DSQ_LOCAL_ON | cpu, slice_of(cls),
-                                                 enq_flags | SCX_ENQ_PREEMPT);
+                                preempt_claimed(p, cpu, cls, enq_flags);
                                 return;
                         }
                 }
@@ -335,8 +354,7 @@ void BPF_STRUCT_OPS(qos_enqueue, struct task_struct *p, u64 enq_flags) {
                         cpu = claim_cpu_running(p, RUN_CLASS(SCX_QOS_UTIL));
                         if (cpu >= 0) {
                                 count_wakeup(p, SCX_QOS_STAT_PREEMPT_UTIL, SCX_QOS_STAT_LATE_PREEMPT_UTIL);
-                                scx_bpf_dispatch(p, SCX_DSQ_LOCAL_ON | cpu, slice_of(cls),
-                                                 enq_flags | SCX_ENQ_PREEMPT);
+                                preempt_claimed(p, cpu, cls, enq_flags);
                                 return;
                         }
                 }
