@@ -5,12 +5,17 @@
  * hog costs cache refills, as it does for a compiler). Runs until SIGTERM
  * or for --seconds, then prints
  *
- *   units U seconds T switches S max_gap_ms G
+ *   units U seconds T switches S max_gap_ms G max_gap_at_s A
+ *   steady_max_gap_ms H
  *
  * switches: involuntary context switches (preemptions); max_gap_ms: the
- * longest wall time between two finished units, i.e. the longest stall.
+ * longest wall time between two finished units, i.e. the longest stall;
+ * max_gap_at_s: when it ended, from the start; steady_max_gap_ms: the
+ * longest stall that ended --steady-after seconds or later (0 by default:
+ * the same as max_gap_ms). A load started beside the hog stalls it while
+ * it starts up; the steady figure leaves that moment out.
  *
- *   qos-bench-hog [--buffer-kib N] [--seconds S]
+ *   qos-bench-hog [--buffer-kib N] [--seconds S] [--steady-after S]
  *
  * Prints "ready" and waits for a line on stdin before starting.
  */
@@ -32,13 +37,14 @@ int main(int argc, char **argv) {
         static const struct option opts[] = {
                 { "buffer-kib", required_argument, NULL, 'b' },
                 { "seconds", required_argument, NULL, 's' },
+                { "steady-after", required_argument, NULL, 'a' },
                 {},
         };
         size_t words = 1024 * 1024 / sizeof(uint64_t);
-        double seconds = 0;
+        double seconds = 0, steady_after = 0;
         int c;
 
-        while ((c = getopt_long(argc, argv, "b:s:", opts, NULL)) >= 0) {
+        while ((c = getopt_long(argc, argv, "b:s:a:", opts, NULL)) >= 0) {
                 switch (c) {
                 case 'b':
                         words = (size_t) atol(optarg) * 1024 / sizeof(uint64_t);
@@ -46,8 +52,11 @@ int main(int argc, char **argv) {
                 case 's':
                         seconds = atof(optarg);
                         break;
+                case 'a':
+                        steady_after = atof(optarg);
+                        break;
                 default:
-                        fprintf(stderr, "usage: qos-bench-hog [--buffer-kib N] [--seconds S]\n");
+                        fprintf(stderr, "usage: qos-bench-hog [--buffer-kib N] [--seconds S] [--steady-after S]\n");
                         return 2;
                 }
         }
@@ -64,7 +73,8 @@ int main(int argc, char **argv) {
         sigaction(SIGINT, &sa, NULL);
         wait_for_go();
 
-        uint64_t start = now_ns(), last = start, max_gap = 0, units = 0, x = 1;
+        uint64_t start = now_ns(), last = start, max_gap = 0, max_gap_at = start, units = 0, x = 1;
+        uint64_t steady_from = start + (uint64_t) (steady_after * (double) NSEC_PER_SEC), steady_max_gap = 0;
         uint64_t end = seconds > 0 ? start + (uint64_t) (seconds * (double) NSEC_PER_SEC) : UINT64_MAX;
         for (;;) {
                 for (size_t i = 0; i < words; i++) {
@@ -73,8 +83,12 @@ int main(int argc, char **argv) {
                 }
                 uint64_t t = now_ns();
                 units++;
-                if (t - last > max_gap)
+                if (t - last > max_gap) {
                         max_gap = t - last;
+                        max_gap_at = t;
+                }
+                if (t >= steady_from && t - last > steady_max_gap)
+                        steady_max_gap = t - last;
                 last = t;
                 if (stop || t >= end)
                         break;
@@ -82,9 +96,11 @@ int main(int argc, char **argv) {
 
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
-        printf("units %llu seconds %.3f switches %ld max_gap_ms %.1f check %llu\n",
+        printf("units %llu seconds %.3f switches %ld max_gap_ms %.1f max_gap_at_s %.3f steady_max_gap_ms %.1f "
+               "check %llu\n",
                (unsigned long long) units, (double) (last - start) / (double) NSEC_PER_SEC, ru.ru_nivcsw,
-               (double) max_gap / (double) NSEC_PER_MSEC, (unsigned long long) (x & 1));
+               (double) max_gap / (double) NSEC_PER_MSEC, (double) (max_gap_at - start) / (double) NSEC_PER_SEC,
+               (double) steady_max_gap / (double) NSEC_PER_MSEC, (unsigned long long) (x & 1));
         free(buf);
         return 0;
 }

@@ -4,8 +4,9 @@
 wrote: per load and scheduler, the medians over the rounds of the frame
 and audio loops' p99 over that scheduler's own idle floor (the same
 round), the hogs' throughput under scx_qos against EEVDF+qosd, and the
-background hogs' longest stall; the loops' wake-up p99; then scx_qos's
-counters per round.
+background hogs' longest stall, over the whole cell and from a second
+after the loops started; the loops' wake-up p99; then scx_qos's counters
+per round.
 
 Usage: figure.py RESULTS.txt
 """
@@ -29,11 +30,12 @@ def main():
         return 1
     rounds = sorted({k[0] for k in cells})
     print(f"{len(rounds)} rounds; medians; p99 over the same scheduler's idle floor")
-    print("| load | sched | frame p99 | audio p99 | frame floor ms | audio floor ms | hogs' work vs EEVDF | background's longest stall ms |")
+    print("| load | sched | frame p99 | audio p99 | frame floor ms | audio floor ms | hogs' work vs EEVDF "
+          "| background's longest stall ms (all / steady) |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for load in ("bg4", "util4"):
         for sched in ("eevdf", "scx"):
-            fr, au, ff, af, work, gap = [], [], [], [], [], []
+            fr, au, ff, af, work, gap, steady = [], [], [], [], [], [], []
             for r in rounds:
                 c, idle = cells.get((r, sched, load)), cells.get((r, sched, "idle"))
                 base = cells.get((r, "eevdf", load))
@@ -47,13 +49,16 @@ def main():
                     work.append(c["hog_units"] / base["hog_units"])
                 if load == "bg4":
                     gap.append(c["hog_max_gap_ms"])
+                    if "hog_steady_gap_ms" in c:
+                        steady.append(c["hog_steady_gap_ms"])
             if not fr:
                 continue
             med = statistics.median
+            stall = "-"
+            if gap:
+                stall = f"{med(gap):.0f} / " + (f"{med(steady):.0f}" if steady else "-")
             print(f"| {load} | {sched} | {med(fr):.2f}x | {med(au):.2f}x | {med(ff):.2f} | {med(af):.2f} | "
-                  f"{med(work) * 100:.0f}% | {med(gap):.0f} |" if gap else
-                  f"| {load} | {sched} | {med(fr):.2f}x | {med(au):.2f}x | {med(ff):.2f} | {med(af):.2f} | "
-                  f"{med(work) * 100:.0f}% | - |")
+                  f"{med(work) * 100:.0f}% | {stall} |")
     print()
     print("wake-up p99 ms (release to running), medians")
     print("| load | sched | frame | audio |")
