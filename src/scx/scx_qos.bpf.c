@@ -126,6 +126,15 @@ static inline bool vtime_before(u64 a, u64 b) {
         return (s64) (a - b) < 0;
 }
 
+/*
+ * Time from @then to @now, 0 if @then is later: another CPU may stamp
+ * @then after this one read @now (ops.running against ops.dispatch), and
+ * the plain difference would wrap to "ages ago".
+ */
+static inline u64 ns_since(u64 now, u64 then) {
+        return vtime_before(then, now) ? now - then : 0;
+}
+
 static bool is_stall_task(const struct task_struct *p) {
         if (!stall_comm[0])
                 return false;
@@ -252,7 +261,7 @@ static bool kick_overrun_cpu(struct task_struct *p, u64 now) {
                         continue;
                 /* Constant indices: the verifier loses a computed one's bounds. */
                 slice = run == RUN_CLASS(SCX_QOS_UI) ? slice_of(SCX_QOS_UI) : slice_of(SCX_QOS_UIN);
-                if (now - *started < slice || !bpf_cpumask_test_cpu(i, p->cpus_ptr))
+                if (ns_since(now, *started) < slice || !bpf_cpumask_test_cpu(i, p->cpus_ptr))
                         continue;
                 scx_bpf_kick_cpu(i, SCX_KICK_PREEMPT);
                 return true;
@@ -379,7 +388,7 @@ void BPF_STRUCT_OPS(qos_enqueue, struct task_struct *p, u64 enq_flags) {
 static bool guard_consume(u32 dsq, u64 *last, u64 guard_ns, u64 now) {
         u64 seen = *last;
 
-        if (!guard_ns || now - seen < guard_ns || scx_bpf_dsq_nr_queued(dsq) <= 0)
+        if (!guard_ns || ns_since(now, seen) < guard_ns || scx_bpf_dsq_nr_queued(dsq) <= 0)
                 return false;
         /* One CPU per period takes the guard. */
         if (__sync_val_compare_and_swap(last, seen, now) != seen)
