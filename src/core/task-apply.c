@@ -109,9 +109,21 @@ static int apply_group(pid_t tid, const TaskAttr *cur, QClass want) {
         return r;
 }
 
+/* What a read of only the knobs in mask left neutral: as it was before. */
+static void keep_unread(TaskAttr *after, const TaskAttr *before, unsigned mask) {
+        if (!(mask & KNOB_BIT(KNOB_IOPRIO)))
+                after->ioprio = before->ioprio;
+        if (!(mask & KNOB_BIT(KNOB_TIMER_SLACK)))
+                after->timer_slack_ns = before->timer_slack_ns;
+        if (!(mask & KNOB_BIT(KNOB_GROUP))) {
+                after->group = before->group;
+                after->group_foreign = before->group_foreign;
+        }
+}
+
 int task_apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, ApplyResult *ret) {
         TaskAttr before;
-        int r = task_attr_read(tid, &before);
+        int r = task_attr_read_knobs(tid, mask, &before);
         if (r < 0)
                 return r;
         return task_apply_attr_from(tid, &before, want, mask, ret);
@@ -167,9 +179,10 @@ int task_apply_attr_from(pid_t tid, const TaskAttr *before, const TaskAttr *want
                         return -ESRCH;
 
         /* The kernel's word is what it reads back, not what it returned. */
-        r = task_attr_read(tid, &res.after);
+        r = task_attr_read_knobs(tid, mask, &res.after);
         if (r < 0)
                 return r;
+        keep_unread(&res.after, &res.before, mask);
         unsigned still = task_attr_diff(&res.after, want, mask);
         if ((mask & KNOB_BIT(KNOB_POLICY)) && res.after.reset_on_fork != want->reset_on_fork)
                 still |= KNOB_BIT(KNOB_POLICY);

@@ -11,8 +11,9 @@
 #include "task-attr.h"
 
 typedef struct ApplyResult {
-        TaskAttr before;          /* what the thread had: the original to restore */
-        TaskAttr after;           /* what it reads back now */
+        TaskAttr before;          /* what the thread had: the original to restore
+                                   * (knobs outside the mask only if the caller read them) */
+        TaskAttr after;           /* what it reads back now (outside the mask: as before) */
         unsigned changed;         /* knobs whose value changed */
         unsigned applied;         /* knobs that now read back as wanted */
         unsigned unsupported;     /* knobs this kernel lacks (skipped) */

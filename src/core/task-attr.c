@@ -69,29 +69,35 @@ void task_attr_from_sched_attr(const struct qos_sched_attr *sa, const KernelCaps
         *ret = a;
 }
 
-int task_attr_read(pid_t tid, TaskAttr *ret) {
+int task_attr_read_knobs(pid_t tid, unsigned mask, TaskAttr *ret) {
         const KernelCaps *caps = kernel_caps();
         struct qos_sched_attr sa;
         TaskAttr a;
         int r;
 
+        /* One system call for every scheduler knob, and the policy is
+         * needed anyway (a real-time thread is never touched). */
         r = sys_sched_getattr(tid, &sa);
         if (r < 0)
                 return r;
         task_attr_from_sched_attr(&sa, caps, &a);
 
-        r = sys_ioprio_get(tid);
-        if (r < 0)
-                return r;
-        a.ioprio = r;
+        if (mask & KNOB_BIT(KNOB_IOPRIO)) {
+                r = sys_ioprio_get(tid);
+                if (r < 0)
+                        return r;
+                a.ioprio = r;
+        }
 
-        r = sys_timer_slack_get(tid, &a.timer_slack_ns);
-        if (r == -ESRCH)
-                return r;
-        if (r < 0)
-                a.timer_slack_ns = 0; /* unreadable (another user's thread): unknown */
+        if (mask & KNOB_BIT(KNOB_TIMER_SLACK)) {
+                r = sys_timer_slack_get(tid, &a.timer_slack_ns);
+                if (r == -ESRCH)
+                        return r;
+                if (r < 0)
+                        a.timer_slack_ns = 0; /* unreadable (another user's thread): unknown */
+        }
 
-        if (caps->supported[KNOB_GROUP]) {
+        if ((mask & KNOB_BIT(KNOB_GROUP)) && caps->supported[KNOB_GROUP]) {
                 GroupPlace place;
                 r = group_locate(tid, &place, &a.group, NULL);
                 if (r == -ESRCH)
@@ -102,6 +108,10 @@ int task_attr_read(pid_t tid, TaskAttr *ret) {
 
         *ret = a;
         return 0;
+}
+
+int task_attr_read(pid_t tid, TaskAttr *ret) {
+        return task_attr_read_knobs(tid, KNOBS_ALL, ret);
 }
 
 unsigned task_attr_diff(const TaskAttr *a, const TaskAttr *b, unsigned mask) {

@@ -37,6 +37,11 @@ void task_attr_from_sched_attr(const struct qos_sched_attr *sa, const KernelCaps
  * keep the neutral value. -ESRCH if the thread is gone. */
 int task_attr_read(pid_t tid, TaskAttr *ret);
 
+/* The same for the knobs in mask only (the scheduler's always: one system
+ * call reads them all); the others keep their neutral values. A caller
+ * that changes a few knobs reads no /proc file for the rest. */
+int task_attr_read_knobs(pid_t tid, unsigned mask, TaskAttr *ret);
+
 /* Bit mask of knobs on which a and b differ (only knobs in `mask`). */
 unsigned task_attr_diff(const TaskAttr *a, const TaskAttr *b, unsigned mask);
 

@@ -23,6 +23,7 @@ typedef struct Entry {
         bool have_base;
         unsigned gen;           /* bumped by every push and pop */
         unsigned inflight;      /* pushes and pops whose settle has not finished */
+        bool settling;          /* a settle is applying: it applies every newer change too */
         qos_mutex_t *waiting_on;
 } Entry;
 
@@ -67,6 +68,21 @@ static void drop_if_unused(pid_t tid) {
         free(e);
 }
 
+/* The thread's own knobs, never its cpu group. Moving a thread between
+ * cgroups takes cgroup_threadgroup_rwsem for writing, which waits for an
+ * RCU grace period (synchronize_rcu_expedited in rcu_sync_enter): about a
+ * scheduler tick here, paid by the waiter before it sleeps and by the
+ * owner on its way down - longer than most critical sections, so a loan
+ * that moved the group cost more than it gave (docs/inheritance.md). The
+ * groups are also qosd's, not the application's (as thread_apply_class). */
+static unsigned apply_mask(pid_t tid) {
+        return kernel_caps()->privileged ? KNOBS_ALL & ~KNOB_BIT(KNOB_GROUP) : task_unprivileged_knobs(tid == gettid());
+}
+
+static int apply(pid_t tid, const TaskAttr *want) {
+        return thread_apply_attr(tid, NULL, want, apply_mask(tid));
+}
+
 int override_push_locked(pid_t tid, QClass c, qos_override_t **ret) {
         qos_override_t *o = calloc(1, sizeof(*o));
         if (!o)
@@ -79,7 +95,7 @@ int override_push_locked(pid_t tid, QClass c, qos_override_t **ret) {
         if (!e->have_base) {
                 /* Read here, under the lock, so that two first overrides
                  * racing cannot take each other's change for the base. */
-                int r = task_attr_read(tid, &e->base);
+                int r = task_attr_read_knobs(tid, apply_mask(tid), &e->base);
                 if (r >= 0 && task_attr_is_realtime(&e->base))
                         r = -EBUSY;
                 if (r < 0) {
@@ -108,25 +124,16 @@ void override_pop_locked(const qos_override_t *o) {
         e->inflight++;
 }
 
-/* The thread's own knobs, never its cpu group. Moving a thread between
- * cgroups takes cgroup_threadgroup_rwsem for writing, which waits for an
- * RCU grace period (synchronize_rcu_expedited in rcu_sync_enter): about a
- * scheduler tick here, paid by the waiter before it sleeps and by the
- * owner on its way down - longer than most critical sections, so a loan
- * that moved the group cost more than it gave (docs/inheritance.md). The
- * groups are also qosd's, not the application's (as thread_apply_class). */
-static int apply(pid_t tid, const TaskAttr *want) {
-        unsigned mask = kernel_caps()->privileged ? KNOBS_ALL & ~KNOB_BIT(KNOB_GROUP)
-                                                  : task_unprivileged_knobs(tid == gettid());
-        return thread_apply_attr(tid, NULL, want, mask);
-}
-
 int override_settle(pid_t tid) {
-        int r;
+        int r = 0;
 
         lib_lock(LIB_LOCK_OVERRIDE);
         Entry *e = find(tid);
-        for (;;) {
+        /* One settle at a time per thread: two applying at once would each
+         * read back the other's change and take it for a refusal. The one
+         * applying sees the generation moved and applies this change too. */
+        while (!e->settling) {
+                e->settling = true;
                 unsigned gen = e->gen;
                 QClass c = override_stack_effective(&e->stack, e->base_class);
                 TaskAttr want = e->base;
@@ -138,10 +145,9 @@ int override_settle(pid_t tid) {
 
                 lib_lock(LIB_LOCK_OVERRIDE);
                 e = find(tid);
-                /* Whoever changes the thread last looks again: if the stack
-                 * moved while it was applying, its change may have landed
-                 * after a newer one, so it applies the newest. A thread that
-                 * has gone stops the loop. */
+                e->settling = false;
+                /* The stack moved while this was applying: apply the
+                 * newest. A thread that has gone stops the loop. */
                 if (e->gen == gen || r == -ESRCH)
                         break;
         }
@@ -150,21 +156,23 @@ int override_settle(pid_t tid) {
                 e->have_base = false; /* the base is back: read it afresh next time */
         drop_if_unused(tid);
         lib_unlock(LIB_LOCK_OVERRIDE);
-        /* The last change's: an earlier one that raced with another
-         * settle may read back that settle's values and look refused
-         * (-EOPNOTSUPP), though the loop then applied the newest. */
+        /* This thread's change, or 0 when the settle already applying
+         * takes it over. */
         return r;
 }
 
-QClass override_class_locked(pid_t tid) {
+QClass override_kernel_class(pid_t tid) {
         struct qos_sched_attr sa;
         TaskAttr a;
-        QClass now = QCLASS_UNSPECIFIED;
 
-        if (sys_sched_getattr(tid, &sa) >= 0) {
-                task_attr_from_sched_attr(&sa, kernel_caps(), &a);
-                now = class_from_attr(&a, kernel_caps());
-        }
+        if (sys_sched_getattr(tid, &sa) < 0)
+                return QCLASS_UNSPECIFIED;
+        task_attr_from_sched_attr(&sa, kernel_caps(), &a);
+        return class_from_attr(&a, kernel_caps());
+}
+
+QClass override_class_locked(pid_t tid) {
+        QClass now = override_kernel_class(tid);
         Entry *e = find(tid);
         return e ? qclass_max(now, override_stack_top(&e->stack)) : now;
 }

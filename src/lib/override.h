@@ -42,16 +42,20 @@ void override_pop_locked(const qos_override_t *o);
 
 /* Bring tid's settings to what its stack says now, repeating until no
  * other push or pop raced with the change. Without the lock. Returns the
- * error of the change that stood (the last one), or 0.
- * Two settles of one thread may overlap: the one whose change lands last
- * sees that the stack moved meanwhile and applies it again, so a thread
- * can, for the length of one sched_setattr, still have a loan that has
- * just been ended - never longer, and never for good. */
+ * error of the change, or 0.
+ * Settles of one thread never overlap: one that finds another applying
+ * leaves its change to that one, which sees the stack moved and applies
+ * again, so a thread can, for the length of one sched_setattr, still have
+ * a loan that has just been ended - never longer, and never for good. */
 int override_settle(pid_t tid);
 
 /* End an override applied here (not brokered): pop it, settle its thread
  * and free it. Returns the settle's result. Takes the lock itself. */
 int override_end_direct(qos_override_t *o);
+
+/* tid's class as the kernel reports it (one sched_getattr), overrides not
+ * counted unless already applied; needs no lock. */
+QClass override_kernel_class(pid_t tid);
 
 /* tid's class now: the higher of the top of its stack and what the
  * kernel reports (one sched_getattr). */

@@ -46,7 +46,7 @@ static int apply_class(pid_t tid, bool self, QClass c, ApplyResult *res) {
         /* Never the group, as in libqos: qosd's cpu groups are the
          * system's, and qosd puts a thread in its class's group itself. */
         unsigned mask = KNOBS_ALL & ~KNOB_BIT(KNOB_GROUP);
-        int r = task_attr_read(tid, &cur);
+        int r = task_attr_read_knobs(tid, mask, &cur);
         if (r < 0)
                 return r;
         if (task_attr_is_realtime(&cur))

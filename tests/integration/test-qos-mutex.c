@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,57 @@ static void test_nesting_restores_a_hand_made_base(void **state) {
         assert_int_equal(class_of(t.tid), QOS_CLASS_USER_INITIATED);
         assert_int_equal(qos_override_end(in), 0);
 
+        assert_int_equal(task_attr_read(t.tid, &now), 0);
+        assert_true(attr_equal(&now, &base));
+        assert_int_equal(override_registry_size(), 0);
+        puppet_finish(&t);
+}
+
+/* Lenders that begin and end overrides on one holder all at once: none
+ * may see another's change as a refusal (each settle reads back what it
+ * applied), and the holder ends at its base. */
+#define RACE_LENDERS 4
+#define RACE_ROUNDS 300
+static pid_t race_holder;
+
+static void *race_lender(void *arg) {
+        qos_class_t c = (qos_class_t) (uintptr_t) arg;
+        for (int i = 0; i < RACE_ROUNDS; i++) {
+                qos_override_t *o;
+                int r = qos_override_begin(race_holder, c, &o);
+                if (r < 0) {
+                        fprintf(stderr, "round %d: begin: %s\n", i, strerror(-r));
+                        return (void *) (intptr_t) r;
+                }
+                r = qos_override_end(o);
+                if (r < 0) {
+                        fprintf(stderr, "round %d: end: %s\n", i, strerror(-r));
+                        return (void *) (intptr_t) r;
+                }
+        }
+        return NULL;
+}
+
+static void test_lenders_racing_on_one_holder(void **state) {
+        static const qos_class_t classes[RACE_LENDERS] = { QOS_CLASS_USER_INTERACTIVE, QOS_CLASS_USER_INITIATED,
+                                                           QOS_CLASS_USER_INTERACTIVE, QOS_CLASS_UTILITY };
+        Puppet t = { 0 };
+        pthread_t lenders[RACE_LENDERS];
+        TaskAttr base, now;
+
+        puppet_start(&t);
+        set_class(t.tid, QOS_CLASS_BACKGROUND);
+        assert_int_equal(task_attr_read(t.tid, &base), 0);
+        race_holder = t.tid;
+        for (int i = 0; i < RACE_LENDERS; i++)
+                assert_int_equal(pthread_create(&lenders[i], NULL, race_lender, (void *) (uintptr_t) classes[i]), 0);
+        int failed = 0;
+        for (int i = 0; i < RACE_LENDERS; i++) {
+                void *r;
+                assert_int_equal(pthread_join(lenders[i], &r), 0);
+                failed += r != NULL;
+        }
+        assert_int_equal(failed, 0);
         assert_int_equal(task_attr_read(t.tid, &now), 0);
         assert_true(attr_equal(&now, &base));
         assert_int_equal(override_registry_size(), 0);
@@ -360,6 +412,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_bad_arguments),
                 cmocka_unit_test(test_nesting_restores_a_hand_made_base),
+                cmocka_unit_test(test_lenders_racing_on_one_holder),
                 cmocka_unit_test(test_thread_exits_while_raised),
                 cmocka_unit_test(test_waiter_times_out_owner_keeps_loan_until_unlock),
                 cmocka_unit_test(test_lends_only_upwards),
