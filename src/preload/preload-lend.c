@@ -23,6 +23,14 @@
  * a program cannot free a mutex a thread waits on, and the record goes
  * (under that lock) before the thread's lock call returns to it.
  *
+ * Whether to lend is judged against the owner's own class, not against a
+ * class another waiter's loan gave it: a loan's slot is taken, with the
+ * owner's class as it was before any loan of ours, before the loan is
+ * begun, and given back only once the loan has ended. A second waiter that
+ * comes while the first's loan is being made (qosd has changed the owner
+ * but not answered yet) lends too, and so holds the owner up after the
+ * first gives up.
+ *
  * The tables are small and fixed: no allocation of ours inside a lock call
  * (an allocator may itself lock mutexes), and a full table lends nothing
  * (or, for the waiting records, nothing along the chain). */
@@ -43,11 +51,20 @@
 #define CHAIN_MAX 8 /* threads along a chain, the first owner included */
 #define SIGNAL_WAITERS_MAX 8 /* waiters on one condition a signal weighs */
 
+typedef enum LoanState {
+        LOAN_FREE,
+        LOAN_BEGINNING,         /* being begun by its lender; o not set yet */
+        LOAN_ACTIVE,            /* o stands until the holder's unlock or the lender's wait ends it */
+        LOAN_ENDING,            /* taken out by whoever ends it; o being ended */
+} LoanState;
+
 typedef struct Loan {
         const void *lock;       /* the mutex, as a key only: never read through */
         pid_t holder;           /* raised */
         pid_t lender;
-        qos_override_t *o;      /* NULL: slot free */
+        QClass holder_own;      /* the holder's class before any loan of ours */
+        LoanState state;
+        qos_override_t *o;
         bool brokered;          /* o is libqos.so's, held by qosd */
 } Loan;
 
@@ -112,28 +129,15 @@ static int loan_end(qos_override_t *o, bool brokered) {
         return brokered ? preload_broker_end(o) : override_end_direct(o);
 }
 
-static void end_all(Loan *ended, size_t n, const char *by) {
-        for (size_t i = 0; i < n; i++) {
-                int r = loan_end(ended[i].o, ended[i].brokered);
-                preload_log("loan end tid=%d to=%d by=%s: %s", (int) ended[i].lender, (int) ended[i].holder, by,
-                            r < 0 ? strerror(-r) : "ended");
-        }
-}
-
-/* The higher class of the two, each as qos-mutex.c reads it: what the
- * kernel says, or an override already on the thread. An owner that
- * another waiter's loan raised is lent to all the same: that loan may end
- * first (a timed wait that gives up), and the owner must not drop below
- * us while we still wait. */
-static bool lend_decision(pid_t lender, pid_t owner, bool lent_already, QClass *ret) {
+/* Whether the lender's class c is above the holder's own class: only
+ * then is there anything to lend. An owner whose settings match no class
+ * was set up by hand (or is real-time): nothing is known to be above it. */
+static bool lend_decision(pid_t lender, QClass holder_own, QClass *ret) {
         lib_lock(LIB_LOCK_OVERRIDE);
         QClass mine = override_class_locked(lender);
-        QClass theirs = mine != QCLASS_UNSPECIFIED ? override_class_locked(owner) : QCLASS_UNSPECIFIED;
         lib_unlock(LIB_LOCK_OVERRIDE);
-        /* An owner whose settings match no class was set up by hand (or is
-         * real-time): nothing is known to be above it. */
         *ret = mine;
-        return theirs != QCLASS_UNSPECIFIED && (theirs < mine || (lent_already && theirs <= mine));
+        return mine != QCLASS_UNSPECIFIED && holder_own != QCLASS_UNSPECIFIED && holder_own < mine;
 }
 
 /* Under table_lock. */
@@ -144,11 +148,49 @@ static const pthread_mutex_t *waiting_on_locked(pid_t tid) {
         return NULL;
 }
 
-static bool holder_lent_locked(pid_t holder) {
-        for (size_t i = 0; i < LOANS_MAX; i++)
-                if (loans[i].o && loans[i].holder == holder)
-                        return true;
-        return false;
+/* Under table_lock: a slot for a loan to holder, with the holder's own
+ * class: the one any other loan of ours on it recorded (its settings may
+ * show that loan now), else what the kernel says. NULL: no room. */
+static Loan *loan_reserve_locked(const void *lock, pid_t holder, pid_t lender) {
+        Loan *free_slot = NULL;
+        QClass own = QCLASS_UNSPECIFIED;
+        bool known = false;
+
+        for (size_t i = 0; i < LOANS_MAX; i++) {
+                Loan *l = &loans[i];
+                if (l->state == LOAN_FREE) {
+                        if (!free_slot)
+                                free_slot = l;
+                } else if (l->holder == holder && !known) {
+                        own = l->holder_own;
+                        known = true;
+                }
+        }
+        if (!free_slot)
+                return NULL;
+        if (!known)
+                own = override_kernel_class(holder);
+        *free_slot = (Loan) { .lock = lock, .holder = holder, .lender = lender, .holder_own = own,
+                              .state = LOAN_BEGINNING };
+        return free_slot;
+}
+
+static void loan_release(Loan *l) {
+        table_enter();
+        *l = (Loan) {};
+        table_leave();
+}
+
+/* End loans taken out of the table (state LOAN_ENDING), then give their
+ * slots back: until then they still tell a new lender the holder's own
+ * class. */
+static void end_all(Loan **ended, size_t n, const char *by) {
+        for (size_t i = 0; i < n; i++) {
+                int r = loan_end(ended[i]->o, ended[i]->brokered);
+                preload_log("loan end tid=%d to=%d by=%s: %s", (int) ended[i]->lender, (int) ended[i]->holder, by,
+                            r < 0 ? strerror(-r) : "ended");
+                loan_release(ended[i]);
+        }
 }
 
 /* Under table_lock: whether m may be read. The caller's own mutex (via 0)
@@ -189,42 +231,48 @@ static void waiting_clear(pid_t self) {
 static bool lend_one(pthread_mutex_t *m, pid_t owner, pid_t via, pid_t lender) {
         QClass mine = QCLASS_UNSPECIFIED;
         qos_override_t *o = NULL;
-        bool brokered = false, lent_already;
+        bool brokered = false;
+        Loan *slot = NULL;
         int r = 0;
 
         table_enter();
         bool marked = readable_locked(via, m) && glibc_mutex_mark_waiters(m, owner);
-        lent_already = holder_lent_locked(owner);
+        if (marked)
+                slot = loan_reserve_locked(m, owner, lender);
         table_leave();
         if (!marked)
                 r = -EAGAIN; /* released meanwhile */
-        else if (!lend_decision(lender, owner, lent_already, &mine))
-                r = -EALREADY; /* the owner is at our class or above */
+        else if (!slot)
+                r = -ENOSPC;
+        else if (!lend_decision(lender, slot->holder_own, &mine))
+                r = -EALREADY; /* the owner is at our class or above on its own */
         else
                 r = loan_begin(lender, owner, mine, &o, &brokered);
         if (r < 0) {
+                if (slot)
+                        loan_release(slot);
                 preload_log("lend tid=%d to=%d: %s", (int) lender, (int) owner,
                             r == -EAGAIN ? "released meanwhile" : r == -EALREADY ? "not below us" : strerror(-r));
                 return false;
         }
         table_enter();
-        for (size_t i = 0; i < LOANS_MAX && readable_locked(via, m) && glibc_mutex_held_with_waiters(m, owner); i++)
-                if (!loans[i].o) {
-                        loans[i] = (Loan) { .lock = m, .holder = owner, .lender = lender, .o = o,
-                                            .brokered = brokered };
-                        /* Only a lender's own wait ends its loans; a
-                         * signaller's loan ends at its unlock. */
-                        if (lender == preload_self_tid())
-                                lent_pending = true;
-                        n_lent++;
-                        o = NULL;
-                        break;
-                }
+        bool kept = readable_locked(via, m) && glibc_mutex_held_with_waiters(m, owner);
+        slot->o = o;
+        slot->brokered = brokered;
+        slot->state = kept ? LOAN_ACTIVE : LOAN_ENDING;
+        if (kept) {
+                /* Only a lender's own wait ends its loans; a signaller's
+                 * loan ends at its unlock. */
+                if (lender == preload_self_tid())
+                        lent_pending = true;
+                n_lent++;
+        }
         table_leave();
-        bool kept = !o;
-        /* Released meanwhile (or no room): the loan is over already. */
-        if (o)
+        /* Released meanwhile: the loan is over already. */
+        if (!kept) {
                 (void) loan_end(o, brokered);
+                loan_release(slot);
+        }
         preload_log("lend tid=%d to=%d class=%s%s: %s", (int) lender, (int) owner, qclass_to_string(mine),
                     via ? " (along the chain)" : lender == preload_self_tid() ? "" : " (waiting on a condition)",
                     kept ? "lent" : "released meanwhile");
@@ -306,16 +354,16 @@ void preload_lend_before_signal(const pthread_cond_t *c) {
 /* Take the loans matching (lock, holder) or lender out of the table, then
  * end them without the lock. */
 static void end_matching(const void *lock, pid_t holder, pid_t lender) {
-        Loan ended[LOANS_MAX];
+        Loan *ended[LOANS_MAX];
         size_t n = 0;
 
         in_lend = true;
         table_enter();
         for (size_t i = 0; i < LOANS_MAX; i++) {
                 Loan *l = &loans[i];
-                if (l->o && (lender ? l->lender == lender : l->lock == lock && l->holder == holder)) {
-                        ended[n++] = *l;
-                        *l = (Loan) {};
+                if (l->state == LOAN_ACTIVE && (lender ? l->lender == lender : l->lock == lock && l->holder == holder)) {
+                        l->state = LOAN_ENDING;
+                        ended[n++] = l;
                 }
         }
         table_leave();

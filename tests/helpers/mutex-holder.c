@@ -124,8 +124,12 @@ struct sched_attr_v1 {
 };
 
 void thread_settings(char *buf, size_t n) {
+        thread_settings_of(0, buf, n);
+}
+
+void thread_settings_of(pid_t tid, char *buf, size_t n) {
         struct sched_attr_v1 a = {};
-        if (syscall(SYS_sched_getattr, 0, &a, sizeof a, 0) < 0)
+        if (syscall(SYS_sched_getattr, tid, &a, sizeof a, 0) < 0)
                 snprintf(buf, n, "error %d", errno);
         else
                 snprintf(buf, n, "%u %d %llu", a.policy, a.nice, (unsigned long long) a.runtime);

@@ -42,6 +42,8 @@ void sleep_ms(unsigned ms);
 /* The calling thread's scheduling settings as "POLICY NICE SLICE_NS": a
  * class change (or a loan) shows as a change of this string. */
 void thread_settings(char *buf, size_t n);
+/* The same for thread tid of any process (0: the calling thread). */
+void thread_settings_of(pid_t tid, char *buf, size_t n);
 /* Poll thread_settings() every millisecond until it differs from from, at
  * most ms; the last reading in now. True if it changed. */
 bool thread_settings_wait_change(const char *from, char *now, size_t n, unsigned ms);

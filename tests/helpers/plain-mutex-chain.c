@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* qos-plain-mutex's chain and second-waiter cases (plain-mutex-chain.h). */
 #include <errno.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 #include "mutex-holder.h"
 #include "plain-mutex-chain.h"
@@ -89,7 +93,9 @@ int lend_chain(unsigned poll_ms) {
 typedef struct Second {
         pthread_mutex_t m;
         unsigned give_up_ms;
-        int first_waiting, raised, second_waiting, first_done;
+        pid_t holder;
+        char base[SETTINGS];
+        int first_waiting, second_waiting, first_done;
         int first_r, second_r;
 } Second;
 
@@ -107,8 +113,13 @@ static void *second_first(void *userdata) {
 
 static void *second_second(void *userdata) {
         Second *s = userdata;
+        char now[SETTINGS];
         take_name("ui-second");
-        wait_flag(&s->raised);
+        /* At the first sign of the first's loan, which its lender may not
+         * have heard back about yet. */
+        do
+                thread_settings_of(s->holder, now, sizeof now);
+        while (strcmp(now, s->base) == 0 && (sched_yield(), true));
         set_flag(&s->second_waiting);
         s->second_r = pthread_mutex_lock(&s->m);
         pthread_mutex_unlock(&s->m);
@@ -122,12 +133,13 @@ int lend_second(unsigned poll_ms, unsigned give_up_ms) {
 
         prctl(PR_SET_NAME, "bg-holder");
         thread_settings(base, sizeof base);
+        s.holder = gettid();
+        memcpy(s.base, base, sizeof s.base);
         pthread_mutex_lock(&s.m);
         pthread_create(&first, NULL, second_first, &s);
         pthread_create(&second, NULL, second_second, &s);
         wait_flag(&s.first_waiting);
         (void) thread_settings_wait_change(base, lent, sizeof lent, poll_ms);
-        set_flag(&s.raised);
         wait_flag(&s.second_waiting);
         /* The first waiter gives up; its loan ends, the second's stands. */
         wait_flag(&s.first_done);

@@ -8,8 +8,8 @@
  * m2 (still lent: ui-waiter waits on m1) and after its unlocks.
  *
  * lend_second(): bg-holder holds m; ui-first waits with a timedlock that
- * gives up after give_up_ms, ui-second waits once ui-first's loan raised
- * the holder. After ui-first gave up, the holder must still be raised
+ * gives up after give_up_ms, ui-second waits the moment ui-first's loan
+ * shows on the holder (before its lender may have heard back). After ui-first gave up, the holder must still be raised
  * (ui-second's loan) until its unlock.
  *
  * lend_signal(): ui-waiter sleeps in pthread_cond_wait(); bg-signaller

@@ -81,15 +81,20 @@ wait_active 0 "qosd holds no override after the loans"
 ok "an unprivileged user-interactive waiter raises its background holder through qosd, on every type lent on"
 
 # --- a second waiter lends to the holder the first one's loan raised, and
-# its loan holds the holder up after the first gives up
-rm -f "$LOG"
-out=$(as_user "$PLAIN" second)
-assert_eq "$(grep '^first' <<<"$out")" "first lock ETIMEDOUT" "second: the first gave up"
-assert_eq "$(grep '^still' <<<"$out")" "still $t_ui" "second: the holder once the first gave up ($(grep -E 'lend|loan' "$LOG"))"
-assert_eq "$(grep '^after' <<<"$out")" "after $t_bg" "second: the holder after its unlock"
-assert_eq "$(loans)" 2 "second: loans"
-assert_eq "$(ends)" 2 "second: loans ended"
-wait_active 0 "qosd holds no override after the second waiter"
+# its loan holds the holder up after the first gives up. The second comes
+# as soon as the holder's settings change, while the first's loan may not
+# be answered yet: it must judge the holder by its own class, not the
+# lent one. A few rounds, as the moment differs from round to round.
+for round in 1 2 3 4 5 6; do
+        rm -f "$LOG"
+        out=$(as_user "$PLAIN" second)
+        assert_eq "$(grep '^first' <<<"$out")" "first lock ETIMEDOUT" "second, round $round: the first gave up"
+        assert_eq "$(grep '^still' <<<"$out")" "still $t_ui" "second, round $round: the holder once the first gave up ($(grep -E 'lend|loan' "$LOG"))"
+        assert_eq "$(grep '^after' <<<"$out")" "after $t_bg" "second, round $round: the holder after its unlock"
+        assert_eq "$(loans)" 2 "second, round $round: loans"
+        assert_eq "$(ends)" 2 "second, round $round: loans ended"
+        wait_active 0 "qosd holds no override after the second waiter"
+done
 ok "through qosd, a second waiter's loan outlives the first's"
 
 # --- a condition variable's waiter, asleep, lends through the signaller:
