@@ -77,3 +77,14 @@ int task_ref_read_attr(const TaskRef *ref, TaskAttr *ret) {
                 return r;
         return task_ref_alive(ref);
 }
+
+/* The kernel's PF_EXITING (include/linux/sched.h), as /proc/TID/stat
+ * shows it in field 9. */
+#define TASK_FLAG_EXITING 0x00000004u
+
+bool task_ref_exiting(const TaskRef *ref) {
+        ProcStat st;
+        if (task_ref_alive(ref) < 0 || proc_read_stat(0, ref->tid, &st) < 0 || st.start_time != ref->start_time)
+                return true;
+        return st.flags & TASK_FLAG_EXITING;
+}

@@ -29,6 +29,12 @@ void task_ref_close(TaskRef *ref);
  * belong to another task). Without a pidfd, the start time is re-read. */
 int task_ref_alive(const TaskRef *ref);
 
+/* True if the pinned task has exited or is exiting (the kernel's
+ * PF_EXITING, set when it enters do_exit() and kept by a zombie): its
+ * settings and cgroup may already be the exit path's, not anyone's choice.
+ * The pin alone calls such a task alive until it is reaped. */
+bool task_ref_exiting(const TaskRef *ref);
+
 /* task_apply_attr() on the pinned task, checked afterwards: -ESRCH if it
  * exited meanwhile (then nothing can be said about what was changed, and the
  * caller must treat the TID as unknown). */

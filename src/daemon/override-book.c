@@ -164,20 +164,12 @@ static void owner_drop(Overrides *ov, Owner *o) {
         end_matching(ov, record_of_owner, o, false);
 }
 
-/* The kernel's PF_EXITING (include/linux/sched.h), as /proc/TID/stat
- * shows it: set when a task enters do_exit(), and kept by a zombie. */
-#define TASK_FLAG_EXITING 0x00000004u
-
 /* The owner's task has exited or is exiting. The EXIT event is sent from
  * inside do_exit(), before a thread pidfd turns readable and while /proc
  * still shows the task with its start time (a process's zombie keeps it
  * until reaped): the pin alone would call it alive. */
 static bool owner_exited(const Owner *o) {
-        ProcStat st;
-        if (task_ref_alive(&o->ref) < 0 || proc_read_stat(0, o->ref.tid, &st) < 0 ||
-            st.start_time != o->ref.start_time)
-                return true;
-        return st.flags & TASK_FLAG_EXITING;
+        return task_ref_exiting(&o->ref);
 }
 
 void overrides_task_exited(Manager *m, pid_t tid) {

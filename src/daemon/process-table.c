@@ -77,6 +77,18 @@ int process_record_copy(const ProcessRecord *parent, pid_t pid, uint64_t start_t
         return 0;
 }
 
+int process_record_keep_program(ProcessRecord *p, const ProcessRecord *before) {
+        if (!before || before->pid != p->pid || before->start_time != p->start_time || p->exe)
+                return 0;
+        free(p->cmdline);
+        free(p->arg0);
+        p->cmdline = p->arg0 = NULL;
+        if (dup_or_null(before->exe, &p->exe) < 0 || dup_or_null(before->cmdline, &p->cmdline) < 0 ||
+            dup_or_null(before->arg0, &p->arg0) < 0)
+                return -ENOMEM;
+        return 0;
+}
+
 ProcessInfo process_record_info(const ProcessRecord *p) {
         return (ProcessInfo) {
                 .exe = p->exe,

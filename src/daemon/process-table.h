@@ -31,6 +31,11 @@ int process_record_read(pid_t pid, uint64_t start_time, ProcessRecord **ret);
 /* A forked child: the same program, so the same facts under another PID. */
 int process_record_copy(const ProcessRecord *parent, pid_t pid, uint64_t start_time,
                         ProcessRecord **ret);
+/* A process whose main thread has exited shows no executable and no
+ * command line (they are read through the leader), though its other
+ * threads still run that program: p takes them from the record read
+ * before of the very same process (PID and start time), if it has one. */
+int process_record_keep_program(ProcessRecord *p, const ProcessRecord *before);
 ProcessRecord *process_record_free(ProcessRecord *p);
 ProcessInfo process_record_info(const ProcessRecord *p);
 

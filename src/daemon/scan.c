@@ -53,6 +53,8 @@ int scan_process(Manager *m, pid_t pid, ScanReason why) {
                 goto gone;
         r = process_record_read(pid, ref.start_time, &rec);
         if (r >= 0)
+                r = process_record_keep_program(rec, process_table_get(&m->procs, pid));
+        if (r >= 0)
                 r = proc_list_tasks(pid, &tids, &n);
         if (r >= 0)
                 r = task_ref_alive(&ref); /* what was read belongs to this process */

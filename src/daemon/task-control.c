@@ -256,8 +256,14 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
          * cannot know it): a thread it made user-interactive is the rules'
          * doing, and is held below like any other. */
         if (e && e->state != TASK_FOREIGN && changed_by_someone_else(e, &cur) &&
-            !has_verdict(e, &cur, d.held ? QCLASS_USER_INTERACTIVE : d.class))
+            !has_verdict(e, &cur, d.held ? QCLASS_USER_INTERACTIVE : d.class)) {
+                if (task_ref_exiting(&ref)) {
+                        m->counters.vanished++;
+                        control_forget(m, tid);
+                        return 0;
+                }
                 mark_foreign(m, e, &cur);
+        }
         if (e && e->state == TASK_FOREIGN) {
                 if (m->settings.on_foreign == FOREIGN_LEAVE)
                         return 0;
@@ -464,7 +470,14 @@ int control_restore(Manager *m, TaskEntry *e, const char *why) {
                 return 0;
         }
         (void) override_base_view(m, &ref, &cur);
-        if (task_attr_is_realtime(&cur) || changed_by_someone_else(e, &cur)) {
+        if (task_ref_exiting(&ref)) {
+                /* On its way out of do_exit(), it has left its cgroup: no
+                 * one else's change, and nothing left to restore. */
+                control_forget(m, tid);
+                return 0;
+        }
+        if (task_attr_is_realtime(&cur) ||
+            (changed_by_someone_else(e, &cur) && !has_verdict(e, &cur, e->class))) {
                 mark_foreign(m, e, &cur);
                 registry_remove(&m->tasks, tid);
                 return 0;

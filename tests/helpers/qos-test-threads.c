@@ -161,7 +161,7 @@ static int run_commands(void) {
 }
 
 int main(int argc, char **argv) {
-        bool churn = false, commands = false;
+        bool churn = false, commands = false, main_exits = false;
         const char *busy = NULL;
         int i;
 
@@ -170,10 +170,12 @@ int main(int argc, char **argv) {
                         churn = true;
                 else if (strcmp(argv[i], "--commands") == 0)
                         commands = true;
+                else if (strcmp(argv[i], "--main-exits") == 0)
+                        main_exits = true;
                 else if (strcmp(argv[i], "--busy") == 0 && i + 1 < argc)
                         busy = argv[++i];
                 else {
-                        fprintf(stderr, "usage: %s [--churn] [--busy NAME] [--commands] NAME...\n", argv[0]);
+                        fprintf(stderr, "usage: %s [--churn] [--busy NAME] [--commands] [--main-exits] NAME...\n", argv[0]);
                         return 2;
                 }
         }
@@ -194,6 +196,11 @@ int main(int argc, char **argv) {
         fflush(stdout);
         if (commands)
                 return run_commands();
+        if (main_exits) {
+                while (getchar() != EOF)
+                        ;
+                pthread_exit(NULL);
+        }
         for (;;)
                 pause();
 }
