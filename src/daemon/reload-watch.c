@@ -83,8 +83,11 @@ static int on_user_due(sd_event_source *s, uint64_t usec, void *userdata) {
         sd_event_now(m->event, CLOCK_MONOTONIC, &now);
         u->last_usec = now ?: 1;
         log_info("rule directory of uid %u changed, reloading its rules", (unsigned) u->uid);
+        /* Its drop-in directories may have come or gone. Watched anew
+         * before the read, so that a change made meanwhile reloads again
+         * (reload_rules does the same). */
+        rewatch_user(m, u->uid);
         reload_user_rules(m, u->uid);
-        rewatch_user(m, u->uid); /* its drop-in directories may have come or gone */
         return 0;
 }
 

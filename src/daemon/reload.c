@@ -107,6 +107,14 @@ int reload_rules(Manager *m, bool initial) {
         } else
                 user_dirs_free(&m->user_dirs);
         sources(m, &src);
+        /* Watch anew before reading, not after: a change made while the
+         * directories are read then comes as an event and reloads again,
+         * where one made before new watches replaced the old would be
+         * lost with the old watches' queue. This load reads every user's
+         * directory too: their pending reloads have nothing left to do.
+         * Users may have come or gone. */
+        if (!initial)
+                reload_watch_refresh(m);
 
         r = ruleset_load(&src, &rs, &diag);
         if (r < 0) {
@@ -147,9 +155,6 @@ int reload_rules(Manager *m, bool initial) {
         /* The registry outlives the swap: entries copy their origin text. */
         if (initial)
                 return 0;
-        /* This load read every user's directory too: their pending
-         * reloads have nothing left to do. Users may have come or gone. */
-        reload_watch_refresh(m);
         r = scan_all(m, "rules reloaded");
         broker_reevaluate(m, "the rules changed (MaxClass)");
         return r;

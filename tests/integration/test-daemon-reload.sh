@@ -52,6 +52,28 @@ assert_eq "$(kernel_view "$b")" "$def" "main thread whose rule disappeared"
 assert_eq "$(kernel_view "$u")" "$ini" "the other rule still applies"
 ok "a removed rule (inotify) puts its threads back"
 
+# A change made while a reload reads the directories is not lost: with
+# many files, reading them takes a while after the directory is listed.
+# Each round starts a reload and adds a file a little later, at another
+# moment of the reload each time; the file must be loaded in the end.
+for i in $(seq 1500); do
+        printf '[Match]\nExecutable=/nonexistent/filler-%d\n\n[Process]\nClass=background\n' "$i" >"$rules/filler-$i.conf"
+done
+kill -HUP "$QOSD_PID"
+WAIT_TIMEOUT=60 wait_for status_above RulesLoaded 1500 || fail "the filler rules were not loaded"
+n=$(qosd_status RulesLoaded)
+rules_loaded_are() { [ "$(qosd_status RulesLoaded)" = "$1" ]; }
+for delay in 0 0.01 0.02 0.04 0.06 0.08 0.1 0.15 0.2 0.3; do
+        kill -HUP "$QOSD_PID"
+        sleep "$delay"
+        write_rule "late-$delay" "/nonexistent/late-$delay" background
+        n=$((n + 1))
+        WAIT_TIMEOUT=30 wait_for rules_loaded_are "$n" ||
+                fail "a file added ${delay}s after a reload began was never loaded: $(qosd_status RulesLoaded) rules, $n files"
+done
+rm -f "$rules"/filler-*.conf "$rules"/late-*.conf
+ok "a file added while a reload reads the directories is loaded"
+
 stop_qosd TERM
 assert_eq "$(kernel_view "$u")" "$def" "restored on exit"
 ok "exit restores what the reloaded rules set"
