@@ -175,9 +175,10 @@ kernel_view() { # tid
                 "$(ionice -p "$tid" | tr -d ' ')" "$(cat "/proc/$tid/timerslack_ns")"
 }
 
-# Poll until a command succeeds (5 s unless WAIT_TIMEOUT says otherwise).
+# Poll until a command succeeds: 30 s unless WAIT_TIMEOUT says otherwise, a
+# bound for a loaded machine (a wait that succeeds returns at once).
 wait_for() { # cmd...
-        local i n=$(( ${WAIT_TIMEOUT:-5} * 50 ))
+        local i n=$(( ${WAIT_TIMEOUT:-30} * 50 ))
         for ((i = 0; i < n; i++)); do
                 "$@" >/dev/null 2>&1 && return 0
                 sleep 0.02
@@ -273,7 +274,7 @@ start_qosd() {
         ${QOSD_WRAPPER:-} "$QOSD" --root "$QOSD_ROOT" "${bus[@]}" "$@" >>"$QOSD_LOG" 2>&1 &
         QOSD_PID=$!
         for ((i = 0; i < STARTUP_TIMEOUT * 50; i++)); do
-                tail -n +"$((from + 1))" "$QOSD_LOG" | grep -q "^ready:" && return 0
+                tail -n +"$((from + 1))" "$QOSD_LOG" | grep "^ready:" >/dev/null && return 0
                 kill -0 "$QOSD_PID" 2>/dev/null || break
                 sleep 0.02
         done
@@ -374,6 +375,17 @@ preload_env() {
         echo "LD_PRELOAD=${asan:+$asan:}$QOS_PRELOAD"
 }
 
+# GStreamer builds its plugin registry on a program's first run, which
+# then takes seconds (gst-plugin-scanner): the test gets a registry of its
+# own, fresh each time, built here, before anything is watched or timed,
+# so that a machine that never ran GStreamer behaves as one that did.
+gst_fresh_registry() {
+        export GST_REGISTRY=$TEST_TMP/gst-registry.bin
+        rm -f "$GST_REGISTRY"
+        gst-inspect-1.0 >/dev/null 2>&1 || fail "gst-inspect-1.0 could not build GStreamer's registry"
+        [ -s "$GST_REGISTRY" ] || fail "gst-inspect-1.0 left no registry at $GST_REGISTRY"
+}
+
 # "POLICY NICE SLICE_NS" of a thread in CLASS as sched_getattr() reports
 # it to the thread itself (qos-class-check), from a process that qosctl run
 # put in the class: the reference for what preloaded programs report.
@@ -449,25 +461,39 @@ remove_stale_cgroups() {
 }
 [ -z "$CPU_CGROUP" ] || remove_stale_cgroups
 
-# Skip unless the cpu hierarchy's root has US microseconds of real-time
-# budget per period free for qosd's groups (cgroup v1 with
-# CONFIG_RT_GROUP_SCHED: children's budgets may not exceed their parent's).
-# The reason names the groups that hold it.
-require_rt_budget() { # us
-        local f="$CPU_CGROUP/cpu.rt_runtime_us" g v total held=0 holders=
+# The real-time budget of qosd's groups for the classes named (the class
+# table's group_rt_pct of v1's 1 s period), taken in one step each: this
+# test's own groups are made now with their budgets, which the kernel
+# grants only while the hierarchy's root has that much free (cgroup v1
+# with CONFIG_RT_GROUP_SCHED). qosd later finds them made. Where the
+# kernel refuses, the test skips, naming the groups that hold the budget;
+# nothing another process takes meanwhile can make it fail instead.
+require_rt_budget() { # class...
+        local f="$CPU_CGROUP/cpu.rt_runtime_us" c us dir g v total held=0 holders= need=0
         [ -n "$CPU_CGROUP" ] && [ -f "$f" ] || return 0
         total=$(cat "$f")
         [ "$total" -ge 0 ] || return 0 # -1: no limit
-        for g in "$CPU_CGROUP"/*/; do
-                v=$(cat "$g/cpu.rt_runtime_us" 2>/dev/null) || continue
-                [ "$v" -gt 0 ] || continue
-                held=$((held + v))
-                holders+=" ${g%/} ($v us)"
+        for c in "$@"; do
+                case $c in
+                user-interactive) us=500000 ;; user-initiated) us=200000 ;; background) us=100000 ;;
+                *) fail "require_rt_budget: no group budget for class $c" ;;
+                esac
+                need=$((need + us))
+                dir=$CPU_CGROUP/$QOS_CGROUP_PREFIX.$c
+                mkdir -p "$dir"
+                # A group removed a moment ago (a stale one, above) gives its
+                # budget back only once the kernel has freed it.
+                WAIT_TIMEOUT=5 wait_for sh -c "echo $us >'$dir/cpu.rt_runtime_us'" && continue
+                for g in "$CPU_CGROUP"/*/; do
+                        v=$(cat "$g/cpu.rt_runtime_us" 2>/dev/null) || continue
+                        [ "$v" -gt 0 ] || continue
+                        held=$((held + v))
+                        holders+=" ${g%/} ($v us)"
+                done
+                echo "SKIP: $TEST_NAME: needs $need us of real-time budget free under $CPU_CGROUP ($total us a period)," \
+                        "but $held us are held by:$holders"
+                exit 77
         done
-        [ $((total - held)) -lt "$1" ] || return 0
-        echo "SKIP: $TEST_NAME: needs $1 us of real-time budget free under $CPU_CGROUP ($total us a period)," \
-                "but $held us are held by:$holders"
-        exit 77
 }
 
 require_groups() {

@@ -36,7 +36,7 @@ status_works() { "$QOSCTL" status >/dev/null 2>&1; }
 new_process_gets_class "bus stopped"
 kill -0 "$QOSD_PID" || fail "qosd exited when the bus went"
 start_dbus
-WAIT_TIMEOUT=15 wait_for status_works || fail "qosd did not come back on the new bus"
+WAIT_TIMEOUT=30 wait_for status_works || fail "qosd did not come back on the new bus"
 assert_eq "$(qosd_status BusConnections)" 2 "second connection counted"
 "$QOSCTL" ps >/dev/null || fail "qosctl ps on the new bus"
 ok "bus stopped and started: classes kept applying, qosd answers on the new bus"
@@ -48,7 +48,7 @@ wait "$DBUS_PID" 2>/dev/null || true
 [ -S "$TEST_TMP/dbus/socket" ] || fail "expected the killed bus's socket to stay"
 new_process_gets_class "bus killed"
 start_dbus
-WAIT_TIMEOUT=15 wait_for status_works || fail "qosd did not come back after the bus was killed"
+WAIT_TIMEOUT=30 wait_for status_works || fail "qosd did not come back after the bus was killed"
 assert_eq "$(qosd_status BusConnections)" 3 "third connection counted"
 ok "bus killed and restarted: qosd answers on the new bus"
 stop_qosd TERM
@@ -62,7 +62,7 @@ start_qosd
 grep -q "no bus at" "$QOSD_LOG" || fail "qosd did not say that there is no bus"
 new_process_gets_class "no bus at start"
 start_dbus
-WAIT_TIMEOUT=15 wait_for status_works || fail "qosd did not take its name when the bus appeared"
+WAIT_TIMEOUT=30 wait_for status_works || fail "qosd did not take its name when the bus appeared"
 assert_eq "$(qosd_status BusConnections)" 1 "first connection counted"
 new_process_gets_class "after the bus appeared"
 ok "started without a bus: rules applied, name taken when the bus appeared"

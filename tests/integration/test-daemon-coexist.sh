@@ -7,7 +7,7 @@
 source "$(dirname "$0")/lib.sh"
 require_root
 # The background group's budget (10 %): a thread qosd moved there is made real-time.
-require_rt_budget 100000
+require_rt_budget background
 start_dbus
 qosd_root_init
 

@@ -49,7 +49,7 @@ def=$(class_view utility)
 # The user's process of PROGRAM gets EXPECTED.
 user_gets() { # program expected what
         AS_USER=$user THREADS_BIN=$1 start_threads t
-        WAIT_TIMEOUT=10 wait_view "$(tid_of t)" "$2" "$3"
+        WAIT_TIMEOUT=30 wait_view "$(tid_of t)" "$2" "$3"
         kill "$THREADS_PID"
 }
 
@@ -74,15 +74,15 @@ as_user rm "$udir/old.conf"
 user_rule new.conf "$NEW" background
 kill -CONT "$QOSD_PID"
 
-WAIT_TIMEOUT=10 wait_for grep -q "the users' rule directories' inotify queue overflowed" "$QOSD_LOG" ||
+WAIT_TIMEOUT=30 wait_for grep -q "the users' rule directories' inotify queue overflowed" "$QOSD_LOG" ||
         fail "qosd did not notice the overflow"
-WAIT_TIMEOUT=10 wait_for status_above UserReloads "$user0" || fail "no reload of the user's rules after the overflow"
+WAIT_TIMEOUT=30 wait_for status_above UserReloads "$user0" || fail "no reload of the user's rules after the overflow"
 assert_eq "$(grep -c "inotify queue overflowed" "$QOSD_LOG")" 1 "journal lines for one overflow seen by 4 watches"
 user_gets "$NEW" "$bg" "the user's new rule, lost in the overflow"
 user_gets "$OLD" "$def" "the user's removed rule, lost in the overflow"
 user_gets "$SYS" "$ini" "the system rule for the user, after"
 THREADS_BIN=$SYS start_threads r
-WAIT_TIMEOUT=10 wait_view "$THREADS_PID" "$ini" "the system rule for root, after"
+WAIT_TIMEOUT=30 wait_view "$THREADS_PID" "$ini" "the system rule for root, after"
 kill "$THREADS_PID"
 assert_eq "$(qosd_status Reloads)" "$reloads0" "full reloads caused by the user's overflow"
 n=$(($(qosd_status UserReloads) - user0))

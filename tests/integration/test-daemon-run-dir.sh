@@ -41,11 +41,11 @@ on_exit "umount -l '$RUN'"
 dd if=/dev/zero of="$RUN/filler" bs=4k >/dev/null 2>&1 || true
 start_qosd
 start_app "full /run"
-WAIT_TIMEOUT=10 wait_for recovery_is "off:" || fail "status does not say recovery is off: $(recovery)"
+WAIT_TIMEOUT=30 wait_for recovery_is "off:" || fail "status does not say recovery is off: $(recovery)"
 assert_contains "$(recovery)" "No space left on device" "the reason"
 grep -q "crash recovery is off" "$QOSD_LOG" || fail "no journal line about recovery being off"
 rm -f "$RUN/filler"
-WAIT_TIMEOUT=10 wait_for recovery_is "on" || fail "recovery did not come back after space was freed: $(recovery)"
+WAIT_TIMEOUT=30 wait_for recovery_is "on" || fail "recovery did not come back after space was freed: $(recovery)"
 grep -q "^B $APP " "$STATE" || fail "the program's record is not in the state file after recovery came back"
 grep -q "crash recovery is on again" "$QOSD_LOG" || fail "no journal line about recovery being on again"
 # And it is real: after SIGKILL the next qosd recovers the program.
@@ -63,7 +63,7 @@ start_app "read-only /run"
 recovery_is "off:" || fail "status does not say recovery is off: $(recovery)"
 assert_contains "$(recovery)" "Read-only file system" "the reason"
 mount -o remount,rw "$RUN"
-WAIT_TIMEOUT=10 wait_for recovery_is "on" || fail "recovery did not come back after remount rw: $(recovery)"
+WAIT_TIMEOUT=30 wait_for recovery_is "on" || fail "recovery did not come back after remount rw: $(recovery)"
 grep -q "^B $APP " "$STATE" || fail "the program's record is not in the state file"
 ok "read-only /run: classes applied, recovery off and back on after remount"
 stop_app
@@ -82,7 +82,7 @@ sleep 3 # a retry or two: the link stays refused
 assert_eq "$(cat "$TEST_TMP/target")" "precious" "the link's target is untouched"
 recovery_is "off:" || fail "recovery came on through a link"
 rm "$STATE"
-WAIT_TIMEOUT=10 wait_for recovery_is "on" || fail "recovery did not come on once the link was gone"
+WAIT_TIMEOUT=30 wait_for recovery_is "on" || fail "recovery did not come on once the link was gone"
 ok "symlinked state file refused (target untouched), taken up once it is gone"
 stop_app
 stop_qosd TERM
@@ -98,10 +98,10 @@ recovery_is "off:" || fail "status does not say recovery is off: $(recovery)"
 assert_contains "$(recovery)" "belongs to uid $(id -u qosrundir)" "the reason"
 [ ! -e "$STATE" ] || fail "qosd wrote into a directory another user owns"
 chown root "$RUN"
-WAIT_TIMEOUT=10 wait_for recovery_is "off: $RUN is writable by its group" ||
+WAIT_TIMEOUT=30 wait_for recovery_is "off: $RUN is writable by its group" ||
         fail "group-writable directory not refused: $(recovery)"
 chmod 0755 "$RUN"
-WAIT_TIMEOUT=10 wait_for recovery_is "on" || fail "recovery did not come on once the directory was sound"
+WAIT_TIMEOUT=30 wait_for recovery_is "on" || fail "recovery did not come on once the directory was sound"
 ok "a directory of another user, or group-writable, is refused and taken up once sound"
 stop_app
 stop_qosd TERM

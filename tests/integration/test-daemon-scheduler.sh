@@ -131,7 +131,7 @@ rm -f "$TEST_TMP/loader.pid"
 kill -KILL "$p1"
 wait_log "scx_qos (pid $p1) was killed by signal 9" "the exit is logged"
 wait_for gone "$p1" || fail "the killed loader was not reaped"
-WAIT_TIMEOUT=10 wait_for test -s "$TEST_TMP/loader.pid" || fail "not restarted"
+WAIT_TIMEOUT=30 wait_for test -s "$TEST_TMP/loader.pid" || fail "not restarted"
 p2=$(loader_pid)
 [ "$p2" != "$p1" ] || fail "the same loader"
 ok "a killed loader is reaped and started again"

@@ -154,7 +154,7 @@ start=$(date +%s.%N)
 run_load "$N" "$R" load
 WAIT_TIMEOUT=120 wait_for answered || fail "events unanswered after the load: LossesPending $(qosd_status LossesPending), EventQueueBytes $(qosd_status EventQueueBytes)"
 end=$(date +%s.%N)
-WAIT_TIMEOUT=10 wait_for audit || fail "$WRONG of $AUDITED live matched tasks without their class"
+WAIT_TIMEOUT=30 wait_for audit || fail "$WRONG of $AUDITED live matched tasks without their class"
 [ "$AUDITED" -ge $((SURVIVORS * 2 + RENAME_THREADS + 2)) ] || fail "the audit saw only $AUDITED tasks"
 ok "no event unanswered: all $AUDITED live matched tasks have their class"
 

@@ -39,7 +39,7 @@ ok "20,000 processes in $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", 
 
 lost=$(qosd_status EventsLost)
 [ "$lost" -gt "$lost0" ] || fail "no ENOBUFS counted with a 4 KiB buffer and a stopped daemon"
-WAIT_TIMEOUT=10 wait_for status_above Rescans "$rescans0" || fail "no rescan after the loss"
+WAIT_TIMEOUT=30 wait_for status_above Rescans "$rescans0" || fail "no rescan after the loss"
 ok "ENOBUFS counted ($lost) and followed by a rescan"
 
 # The audit: every live task of a matched program, straight from /proc.
@@ -62,7 +62,7 @@ audit() {
         AUDITED=$n
         [ "$bad" = 0 ]
 }
-WAIT_TIMEOUT=10 wait_for audit || { audit; fail "audit: tasks with the wrong class remain"; }
+WAIT_TIMEOUT=30 wait_for audit || { audit; fail "audit: tasks with the wrong class remain"; }
 audit
 [ "$AUDITED" -ge 41 ] || fail "audit saw only $AUDITED tasks"
 assert_eq "$(kernel_view "$storm")" "$initiated" "the storm process itself"

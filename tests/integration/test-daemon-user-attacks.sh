@@ -73,7 +73,7 @@ ok "a FIFO among a user's rule files is reported and skipped"
 # /dev/tty.
 as_user script -qfc "sleep 60" /dev/null </dev/null >/dev/null 2>&1 &
 on_exit "kill $!"
-user_pty() { find /dev/pts -user "$mallory" 2>/dev/null | grep -q .; }
+user_pty() { find /dev/pts -user "$mallory" 2>/dev/null | grep . >/dev/null; }
 wait_for user_pty || fail "no pty for the user"
 pty=$(find /dev/pts -user "$mallory" | head -n1)
 as_user ln -s "$pty" "$udir/pty.conf"
@@ -129,7 +129,7 @@ churner=$!
 on_exit "kill $churner"
 sleep 2
 write_rule atk-admin "$ADMIN" user-initiated
-WAIT_TIMEOUT=2 wait_view "$admin_pid" "$ini" "the administrator's rule during the user's storm"
+WAIT_TIMEOUT=5 wait_view "$admin_pid" "$ini" "the administrator's rule during the user's storm"
 kill -0 "$churner" 2>/dev/null || fail "the storm ended before the administrator's rule applied"
 ok "the administrator's change applies during a user's reload storm"
 wait "$churner" || true

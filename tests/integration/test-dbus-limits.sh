@@ -60,7 +60,7 @@ withheld() {
 }
 
 line_is() { # output key value message
-        printf '%s\n' "$1" | grep -qxF "$(printf '%-19s %s' "$2" "$3")" ||
+        printf '%s\n' "$1" | grep -xF "$(printf '%-19s %s' "$2" "$3")" >/dev/null ||
                 fail "$4: no line '$2 $3' in: $1"
 }
 

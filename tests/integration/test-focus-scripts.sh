@@ -59,7 +59,7 @@ assert_eq "$line" ok "the extension's SetFocus"
 assert_eq "$("$QOSCTL" foreground | awk '{print $1}')" "$app" "qosd took the extension's focus"
 assert_contains "$("$QOSCTL" status)" "gnome-shell for a trusted caller" "status names the source"
 pkill -u "$alice" -x gjs || fail "gjs is not running"
-wait_for sh -c "! '$QOSCTL' status | grep -q gnome-shell" || fail "the claim outlived the shell's connection"
+wait_for sh -c "! '$QOSCTL' status | grep gnome-shell" >/dev/null || fail "the claim outlived the shell's connection"
 line=$(as "$bob" gjs "$TEST_TMP/share/gnome-shell-report.js" "$TEST_TMP/share/qos-focus@qosd.org" "$other" 0 2>&1)
 assert_contains "$line" "error" "bob, at no seat and not trusted, is refused"
 assert_contains "$line" "no active session on a seat" "and told why"
@@ -88,11 +88,11 @@ assert_eq "$line" "called SetFocus kwin 0" "at start, no window is active"
 echo "$app" >&"${KWINHOST[1]}"
 read -r -t 20 line <&"${KWINHOST[0]}" || fail "the KWin script did not report the activation"
 assert_eq "$line" "called SetFocus kwin $app" "the activated window's process"
-wait_for sh -c "'$QOSCTL' foreground | grep -q '^$app '" || fail "qosd was not told the KWin focus"
+wait_for sh -c "'$QOSCTL' foreground | grep '^$app ' >/dev/null" || fail "qosd was not told the KWin focus"
 assert_contains "$("$QOSCTL" status)" "kwin for a trusted caller, 1 process(es)" "status names the source"
 echo "$other" >&"${KWINHOST[1]}"
 read -r -t 20 line <&"${KWINHOST[0]}"
-wait_for sh -c "'$QOSCTL' foreground | grep -q '^$other '" || fail "qosd did not follow the next activation"
+wait_for sh -c "'$QOSCTL' foreground | grep '^$other ' >/dev/null" || fail "qosd did not follow the next activation"
 ok "the KWin script's activations reach qosd through qos-focus"
 
 # The relay takes the PID as KWin's engines send it, and nothing else.
@@ -103,7 +103,7 @@ relay() { # dbus-send arguments
 for pid in "uint32:$app" "int64:$app" "double:$app"; do
         relay string:kwin "$pid" >/dev/null || fail "the relay refused SetFocus with $pid"
 done
-wait_for sh -c "'$QOSCTL' foreground | grep -q '^$app '" || fail "qosd was not told the relayed focus"
+wait_for sh -c "'$QOSCTL' foreground | grep '^$app ' >/dev/null" || fail "qosd was not told the relayed focus"
 for args in "string:kwin double:1.5" "string:kwin int32:-3" "string:KWin int32:$app" "int32:$app" \
             "string:kwin string:$app" "string:kwin int64:4294967296"; do
         # shellcheck disable=SC2086

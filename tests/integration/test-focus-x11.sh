@@ -48,7 +48,7 @@ as_alice() {
 }
 as_alice openbox >"$TEST_TMP/openbox.log" 2>&1 &
 on_exit "kill $!"
-WAIT_TIMEOUT=30 wait_for sh -c "xprop -root _NET_SUPPORTING_WM_CHECK | grep -q 'window id'" ||
+WAIT_TIMEOUT=30 wait_for sh -c "xprop -root _NET_SUPPORTING_WM_CHECK | grep 'window id' >/dev/null" ||
         fail "openbox did not start: $(cat "$TEST_TMP/openbox.log")"
 
 app_start() { # name [--no-wm-pid]: APP_PID (the app's, not runuser's), APP_WIN
@@ -124,7 +124,7 @@ stop_qosd
 start_qosd --log-level debug
 # The new qosd knows no requests (they are the old one's), but it is told
 # the focus, so requests from now on are judged by it.
-wait_for sh -c "'$QOSCTL' foreground | grep -q '^$c_pid '" || fail "a restarted qosd was not told the focus"
+wait_for sh -c "'$QOSCTL' foreground | grep '^$c_pid ' >/dev/null" || fail "a restarted qosd was not told the focus"
 assert_contains "$("$QOSCTL" status)" "x11 for a trusted caller, 1 process(es)" "status after the restart"
 wait_for grep -q "qosd appeared on the bus" "$TEST_TMP/focus.log" || fail "qos-focus did not notice qosd"
 ok "qos-focus follows qosd across restarts"

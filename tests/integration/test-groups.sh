@@ -10,8 +10,8 @@
 . "$(dirname "$0")/lib.sh"
 require_root
 require_groups
-# The user-interactive and background groups' budgets (50 % and 10 %).
-require_rt_budget 600000
+# The user-interactive and background groups' real-time budgets.
+require_rt_budget user-interactive background
 : "${QOS_TEST_GROUPS:?QOS_TEST_GROUPS must point at qos-test-groups}"
 
 P=$QOS_CGROUP_PREFIX

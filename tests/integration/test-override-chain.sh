@@ -65,7 +65,7 @@ begin() { # waiter owner lock -> ID in LOAN, the chain in CHAIN
 explain_line() { # tid key: the values of the key's lines
         "$QOSCTL" explain "$1" | awk -v k="$2" '{ key = substr($0, 1, 19); sub(/ +$/, "", key) } key == k { print substr($0, 21) }'
 }
-base_is() { explain_line "$1" base | grep -q "^$2 "; }
+base_is() { explain_line "$1" base | grep "^$2 " >/dev/null; }
 
 client_start main "$user"
 ask self

@@ -16,6 +16,7 @@ source "$(dirname "$0")/lib.sh"
 require_root
 GST=$(command -v gst-launch-1.0) || { echo "SKIP: gst-launch-1.0 not installed (gstreamer1.0-tools)"; exit 77; }
 GST=$(readlink -f "$GST")
+gst_fresh_registry
 qosd_root_init
 write_rule gst "$GST" user-initiated "videotestsrc*" user-interactive "queue*" background
 LOG=$TEST_TMP/preload.log

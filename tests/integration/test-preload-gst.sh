@@ -13,6 +13,7 @@ source "$(dirname "$0")/lib.sh"
 require_root
 GST=$(command -v gst-launch-1.0) || { echo "SKIP: gst-launch-1.0 not installed (gstreamer1.0-tools)"; exit 77; }
 GST=$(readlink -f "$GST")
+gst_fresh_registry
 start_dbus
 qosd_root_init
 

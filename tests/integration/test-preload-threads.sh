@@ -125,14 +125,14 @@ coproc APPD { exec "${pre[@]}" "$APP" --commands plain; }
 on_exit "kill $APPD_PID"
 read -r t name <&"${APPD[0]}"
 read -r line <&"${APPD[0]}"
-managed() { "$QOSCTL" ps -p "$APPD_PID" | grep -q " $t .* applied "; }
+managed() { "$QOSCTL" ps -p "$APPD_PID" | grep " $t .* applied " >/dev/null; }
 wait_for managed || fail "qosd does not manage $t: $("$QOSCTL" ps -p "$APPD_PID")"
 for step in "plain idx-x background" "idx-x ui-x user-interactive" "ui-x plain user-initiated"; do
         set -- $step
         echo "rename $1 $2" >&"${APPD[1]}"
         read -r t name <&"${APPD[0]}"
         assert_eq "$(kernel_view "$t")" "$(class_view "$3")" "renamed to $2, at once"
-        in_class() { "$QOSCTL" ps -p "$APPD_PID" | grep -q " $1 .*$2.* $3 .*applied "; }
+        in_class() { "$QOSCTL" ps -p "$APPD_PID" | grep " $1 .*$2.* $3 .*applied " >/dev/null; }
         wait_for in_class "$t" "$2" "$3" || fail "qosd after the rename to $2: $("$QOSCTL" ps -p "$APPD_PID")"
 done
 assert_eq "$(qosd_status ForeignChanges)" "$foreign0" "renamed threads qosd took for someone else's"

@@ -41,10 +41,10 @@ expect_exit 3 "$QOSCTL" get -p 999999999
 expect_exit 127 "$QOSCTL" run -c bg /nonexistent/program
 ok "usage errors exit 2, missing threads 3, missing commands 127"
 
-"$QOSCTL" --help | grep -q "Usage: qosctl" || fail "--help"
-"$QOSCTL" --version | grep -q "^qosctl [0-9]" || fail "--version"
+"$QOSCTL" --help | grep "Usage: qosctl" >/dev/null || fail "--help"
+"$QOSCTL" --version | grep "^qosctl [0-9]" >/dev/null || fail "--version"
 for cmd in classes run set get; do
-        "$QOSCTL" "$cmd" --help | grep -q "Usage: qosctl $cmd" || fail "$cmd --help"
+        "$QOSCTL" "$cmd" --help | grep "Usage: qosctl $cmd" >/dev/null || fail "$cmd --help"
 done
 ok "help and version"
 

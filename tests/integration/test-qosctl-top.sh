@@ -119,7 +119,7 @@ sock="qos-top-$$"
 tm() { tmux -L "$sock" "$@"; }
 on_exit "tmux -L '$sock' kill-server"
 screen() { tm capture-pane -p -t top; }
-screen_has() { screen | grep -q -- "$1"; }
+screen_has() { screen | grep -- "$1" >/dev/null; }
 # A column of the rows under each class line is in descending order. The
 # values are right-aligned under their headers, so they are cut out where
 # the header ends: a thread's name may hold spaces ("tmux: server") and
@@ -137,8 +137,8 @@ screen_sorted() { # cpu|wait
 }
 tm new-session -d -s top -x 120 -y 40 \
         "DBUS_SYSTEM_BUS_ADDRESS='$DBUS_SYSTEM_BUS_ADDRESS' '$QOSCTL' top -d 0.5; echo \$? >'$TEST_TMP/tty.rc'"
-WAIT_TIMEOUT=10 wait_for screen_has "run-queue wait" || fail "the view did not draw: $(screen)"
-WAIT_TIMEOUT=10 wait_for screen_has "^user-interactive: " || fail "no user-interactive class: $(screen)"
+WAIT_TIMEOUT=30 wait_for screen_has "run-queue wait" || fail "the view did not draw: $(screen)"
+WAIT_TIMEOUT=30 wait_for screen_has "^user-interactive: " || fail "no user-interactive class: $(screen)"
 s=$(screen)
 assert_contains "$s" "qosctl top - " "the title"
 assert_contains "$s" "sorted by wait" "the sort key"
@@ -152,10 +152,10 @@ ok "tty: the view draws, with its header and the class groups"
 
 tm send-keys -t top c
 wait_for screen_has "sorted by cpu" || fail "c did not resort: $(screen)"
-WAIT_TIMEOUT=3 wait_for screen_sorted cpu || fail "rows not by CPU after c: $(screen)"
+WAIT_TIMEOUT=30 wait_for screen_sorted cpu || fail "rows not by CPU after c: $(screen)"
 tm send-keys -t top w
 wait_for screen_has "sorted by wait" || fail "w did not resort: $(screen)"
-WAIT_TIMEOUT=3 wait_for screen_sorted wait || fail "rows not by wait after w: $(screen)"
+WAIT_TIMEOUT=30 wait_for screen_sorted wait || fail "rows not by wait after w: $(screen)"
 ok "tty: c and w resort"
 
 for size in "60 12" "20 4" "200 60" "120 40"; do

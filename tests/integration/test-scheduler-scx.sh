@@ -46,14 +46,14 @@ on_exit 'stop_qosd KILL'
 conf qos
 start_qosd --sys-root /
 WAIT_TIMEOUT=20 wait_for ops_is_qos || fail "root/ops is not qos: state $(cat "$SCX/state")"
-WAIT_TIMEOUT=10 wait_for grep -q "the qos scheduler is loaded (scx_qos" "$QOSD_LOG" || fail "qosd did not see 'scx_qos: loaded'"
+WAIT_TIMEOUT=30 wait_for grep -q "the qos scheduler is loaded (scx_qos" "$QOSD_LOG" || fail "qosd did not see 'scx_qos: loaded'"
 assert_contains "$("$QOSCTL" status)" "Scheduler          sched_ext \"qos\"" "qosctl status"
 ok "Scheduler=qos: qosd starts scx_qos, the kernel runs \"qos\""
 
 p1=$(last_loader)
 conf none
 kill -HUP "$QOSD_PID"
-WAIT_TIMEOUT=10 wait_for state_is disabled || fail "Scheduler=none: state $(cat "$SCX/state")"
+WAIT_TIMEOUT=30 wait_for state_is disabled || fail "Scheduler=none: state $(cat "$SCX/state")"
 wait_for gone "$p1" || fail "loader $p1 left after Scheduler=none"
 ok "a reload to Scheduler=none unloads it and reaps the loader"
 
@@ -70,6 +70,6 @@ ok "a SIGKILLed loader is started again and \"qos\" comes back"
 
 p3=$(last_loader)
 stop_qosd
-WAIT_TIMEOUT=10 wait_for state_is disabled || fail "state after qosd stopped: $(cat "$SCX/state")"
+WAIT_TIMEOUT=30 wait_for state_is disabled || fail "state after qosd stopped: $(cat "$SCX/state")"
 gone "$p3" || fail "loader $p3 left after qosd stopped"
 ok "qosd's exit unloads the scheduler and leaves no loader"

@@ -11,7 +11,7 @@ stat_is() { [ "$(stat_of "$1")" = "$2" ]; }             # pid "policy nice"
 # Purged: no file listed, no status but "not-installed" (or none at all).
 gone_from_dpkg() {
         [ -z "$(dpkg -L "$1" 2>/dev/null)" ] &&
-                ! dpkg-query -W -f='${db:Status-Status}\n' "$1" 2>/dev/null | grep -qv '^not-installed$'
+                ! dpkg-query -W -f='${db:Status-Status}\n' "$1" 2>/dev/null | grep -v '^not-installed$' >/dev/null
 }
 apt_log() { # what apt said, shown when it failed
         sed 's/^/# apt: /' /tmp/qos-apt.log | tail -n 20

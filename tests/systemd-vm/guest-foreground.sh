@@ -12,7 +12,7 @@ rule ui /usr/local/bin/qos-ui user-interactive
 nice_of() { awk '{ print $19 }' "/proc/$1/stat"; }
 nice_is() { [ "$(nice_of "$1")" = "$2" ]; }   # pid nice: user-interactive is -20, held (utility) 0
 refused() { qosctl status | awk '$1 == "ForegroundRefused" { print $2 }'; }
-status_has() { qosctl status | grep -q -- "$1"; }
+status_has() { qosctl status | grep -- "$1" >/dev/null; }
 
 # A logind session of USER on /dev/ttyN of seat0, as login(1) makes one.
 open_session() { # user vt
@@ -27,7 +27,7 @@ session_id() { # user vt
         done
         return 1
 }
-active_user_is() { loginctl show-seat seat0 -p ActiveSession --value | xargs -r loginctl show-session -p Name --value | grep -qx "$1"; }
+active_user_is() { loginctl show-seat seat0 -p ActiveSession --value | xargs -r loginctl show-session -p Name --value | grep -x "$1" >/dev/null; }
 
 systemctl restart qosd
 start_app app-ui1 /usr/local/bin/qos-ui 3600

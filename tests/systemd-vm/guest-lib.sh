@@ -65,9 +65,9 @@ is_idle() { [ "$(idle_of "$1")" = 1 ]; }
 not_idle() { [ "$(idle_of "$1")" != 1 ]; }
 gone() { [ ! -e "$1" ]; }
 weight_is() { [ "$(user_prop "$1" CPUWeight)" = "$2" ]; } # unit value ("[not set]", 50)
-in_cgroup() { cgroup_of "$1" | grep -q -- "$2"; }         # pid pattern
+in_cgroup() { cgroup_of "$1" | grep -- "$2" >/dev/null; }         # pid pattern
 is_sched_idle() { grep -q 'policy *: *5$' "/proc/$1/sched"; }
-output_has() { "${@:2}" 2>&1 | grep -q -- "$1"; }         # pattern command...
+output_has() { "${@:2}" 2>&1 | grep -- "$1" >/dev/null; }         # pattern command...
 
 qosd_pid() { systemctl show -p MainPID --value qosd; }
-journal_has() { journalctl -u qosd -b --no-pager -o cat | grep -q -- "$1"; }
+journal_has() { journalctl -u qosd -b --no-pager -o cat | grep -- "$1" >/dev/null; }
