@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 out=build-deb
 
 scripts/install-deps.sh
-scripts/install-deps.sh debhelper dpkg-dev fakeroot lintian
+scripts/install-deps.sh --group deb
 
 version=$(meson introspect --projectinfo meson.build | python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])')
 changelog=$(dpkg-parsechangelog -S Version)

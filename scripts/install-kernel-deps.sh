@@ -4,4 +4,4 @@
 # to boot the kernels, busybox-static for the VM's small tools and for
 # cpio, dpkg-deb to unpack the kernel packages. The kernels themselves are
 # fetched by tests/kernels/fetch-kernel.sh.
-exec "$(dirname "$0")/install-deps.sh" qemu-system-x86 busybox-static dpkg
+exec "$(dirname "$0")/install-deps.sh" --group kernels

@@ -22,7 +22,7 @@ script=${2:-$here/guest-tests.sh}
 work=$src/build-systemd-vm
 cache=${QOS_VM_CACHE:-$work/cache}
 
-"$src/scripts/install-deps.sh" mmdebstrap qemu-system-x86 e2fsprogs
+"$src/scripts/install-deps.sh" --group vm
 image=$("$here/make-rootfs.sh" "$cache")
 key=${image##*/rootfs-}
 key=${key%.ext4}
