@@ -22,12 +22,22 @@ stage_end() { # passed failed skipped
                 >&"${STAGE_FD:-1}"
 }
 
-# A step that passes or fails as a whole (a build, the fuzzers).
+# A step that passes or fails as a whole: a build counts nothing when it
+# works, a check (the fuzzers, lintian) one pass.
 stage_step() { # name command...
-        stage_begin "$1"
-        shift
+        stage_run 0 "$@"
+}
+
+stage_check() { # name command...
+        stage_run 1 "$@"
+}
+
+stage_run() { # passes name command...
+        local passes=$1
+        stage_begin "$2"
+        shift 2
         if "$@"; then
-                stage_end 0 0 0
+                stage_end "$passes" 0 0
         else
                 stage_end 0 1 0
                 return 1

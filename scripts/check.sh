@@ -44,7 +44,7 @@ stage_step "build" scripts/build.sh build
 vm_lane() {
         if [ "$systemd_vm" != none ]; then
                 stage_step "systemd VM: disk (mmdebstrap)" tests/systemd-vm/make-rootfs.sh build-systemd-vm/cache
-                stage_step "systemd VM: Debian packages" env DEB_BUILD_OPTIONS="nocheck ${DEB_BUILD_OPTIONS:-}" \
+                stage_check "systemd VM: Debian packages, lintian" env DEB_BUILD_OPTIONS="nocheck ${DEB_BUILD_OPTIONS:-}" \
                         scripts/deb.sh --if-stale
         fi
         if [ "$kernels" = none ]; then
@@ -75,7 +75,7 @@ stage_meson "tests (plain build)" build --suite unit --suite integration --suite
 if stage_step "build (ASan+UBSan)" scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false; then
         stage_meson "tests (ASan+UBSan)" build-asan --suite unit --suite integration
 fi
-stage_step "fuzzers (${QOS_FUZZ_SECONDS:-15} s each)" tests/fuzz/run-fuzzers.sh "${QOS_FUZZ_SECONDS:-15}"
+stage_check "fuzzers (${QOS_FUZZ_SECONDS:-15} s each)" tests/fuzz/run-fuzzers.sh "${QOS_FUZZ_SECONDS:-15}"
 
 echo "== waiting for the VMs' lane (started at the build)"
 wait "$lane"
