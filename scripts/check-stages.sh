@@ -91,11 +91,11 @@ stage_skip() { # name why
 stages_report() {
         local total=$((SECONDS - CHECK_START))
         echo
-        printf '%-34s %6s %6s %7s %7s %7s\n' stage "at s" seconds passed failed skipped
+        printf '%-38s %6s %6s %7s %7s %7s\n' stage "at s" seconds passed failed skipped
         sort -t $'\t' -k2,2n "$STAGES" | while IFS=$'\t' read -r name at took p f s; do
-                printf '%-34s %6d %6d %7d %7d %7d\n' "$name" "$at" "$took" "$p" "$f" "$s"
+                printf '%-38s %6d %6d %7d %7d %7d\n' "$name" "$at" "$took" "$p" "$f" "$s"
         done
         awk -F '\t' -v total="$total" '{ p += $4; f += $5; s += $6 }
-                END { printf "%-34s %6s %6d %7d %7d %7d\n\n%d passed, %d failed, %d skipped\n",
+                END { printf "%-38s %6s %6d %7d %7d %7d\n\n%d passed, %d failed, %d skipped\n",
                              "all", "", total, p, f, s, p, f, s; exit f > 0 }' "$STAGES"
 }

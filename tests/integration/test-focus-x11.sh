@@ -30,14 +30,16 @@ qosd_root_init
 printf '[Daemon]\nUserRules=no\nForegroundUser=%s\n' "$alice" >"$QOSD_ROOT/etc/qos/qosd.conf"
 start_qosd --log-level debug
 
-# A display nobody uses.
-for ((d = 90; d < 200; d++)); do
-        [ -e "/tmp/.X11-unix/X$d" ] || [ -e "/tmp/.X$d-lock" ] || break
-done
+# A display nobody uses, chosen by Xvfb, which names it (-displayfd) only
+# once it accepts connections: its socket appears earlier, at bind().
+runuser -u "$alice" -- Xvfb -displayfd 3 -nolisten tcp -ac -screen 0 800x600x24 \
+        3>"$TEST_TMP/display" >"$TEST_TMP/xvfb.log" 2>&1 &
+xvfb=$!
+on_exit "kill $xvfb"
+wait_for grep -q . "$TEST_TMP/display" || fail "Xvfb did not start: $(cat "$TEST_TMP/xvfb.log")"
+d=$(cat "$TEST_TMP/display")
+on_exit "rm -f /tmp/.X11-unix/X$d /tmp/.X$d-lock"
 export DISPLAY=:$d
-runuser -u "$alice" -- Xvfb "$DISPLAY" -nolisten tcp -ac -screen 0 800x600x24 >"$TEST_TMP/xvfb.log" 2>&1 &
-on_exit "kill $!; rm -f /tmp/.X11-unix/X$d /tmp/.X$d-lock"
-wait_for test -S "/tmp/.X11-unix/X$d" || fail "Xvfb did not start: $(cat "$TEST_TMP/xvfb.log")"
 mkdir -p "$TEST_TMP/home"
 chown "$alice" "$TEST_TMP/home"
 chmod 711 "$TEST_TMP"

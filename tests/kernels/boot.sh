@@ -6,7 +6,8 @@
 # off; qemu never outlives this script.
 #
 # Usage: boot.sh VMLINUZ INITRAMFS RESULTS LOG [KERNEL ARGS...]
-# QOS_VM_TIMEOUT (seconds, default 600), QOS_VM_CPUS (2), QOS_VM_MEMORY (1024M),
+# QOS_VM_TIMEOUT (seconds, default 1500: a loaded host slows TCG a lot),
+# QOS_VM_CPUS (2), QOS_VM_MEMORY (1024M),
 # QOS_VM_ACCEL (tcg; tcg,thread=single runs every vCPU on one host thread);
 # QOS_VM_QEMU_ARGS: more qemu arguments, as words (a disk, a 9p share).
 set -euo pipefail
@@ -29,10 +30,10 @@ qemu-system-x86_64 -nodefaults -no-user-config -display none -no-reboot \
         -serial "file:$log" -serial "file:$results" ${QOS_VM_QEMU_ARGS:-} &
 qemu=$!
 
-deadline=$((SECONDS + ${QOS_VM_TIMEOUT:-600}))
+deadline=$((SECONDS + ${QOS_VM_TIMEOUT:-1500}))
 while kill -0 "$qemu" 2>/dev/null; do
         if [ "$SECONDS" -ge "$deadline" ]; then
-                echo "QOS-TIMEOUT ${QOS_VM_TIMEOUT:-600}" >>"$results"
+                echo "QOS-TIMEOUT ${QOS_VM_TIMEOUT:-1500}" >>"$results"
                 exit 1
         fi
         sleep 0.2

@@ -53,7 +53,7 @@ passed=0 failed=0 skipped=0
 for bus in ${QOS_VM_BUSES:-daemon broker}; do
         results=$work/results-$bus.txt log=$work/console-$bus.log
         echo "== systemd VM: system bus $bus"
-        QOS_VM_MEMORY=${QOS_VM_MEMORY:-2048M} QOS_VM_TIMEOUT=${QOS_VM_TIMEOUT:-900} \
+        QOS_VM_MEMORY=${QOS_VM_MEMORY:-2048M} QOS_VM_TIMEOUT=${QOS_VM_TIMEOUT:-1800} \
         QOS_VM_QEMU_ARGS="-drive file=$image,format=raw,if=virtio,snapshot=on -virtfs local,path=$share,mount_tag=qos,security_model=none,id=qos" \
                 "$src/tests/kernels/boot.sh" "$cache/vmlinuz-$key" "$cache/initrd-$key" "$results" "$log" \
                 root=/dev/vda rw "qos.bus=$bus" ${QOS_VM_SMOKE:+qos.smoke} ${QOS_VM_APPEND:-} || true
