@@ -194,9 +194,22 @@ static void probe_on_caller(KernelCaps *caps) {
                 kernel_caps_probe(caps);
                 return;
         }
+        int saved_ioprio = sys_ioprio_get(self);
         *caps = (KernelCaps) {};
         caps->privileged = has_cap_sys_nice();
         probe_thread(caps);
+        /* Someone else (qosd, applying the class of a program it saw
+         * start) may have changed the thread while the probe set and
+         * cleared its slice: the probe then read that one's slice as the
+         * default, and may have undone part of the change. Probe again
+         * where nobody else acts, and leave the thread as it is now (the
+         * caller applies a class next). */
+        struct qos_sched_attr now;
+        if (sys_sched_getattr(self, &now) < 0 || now.sched_policy != saved.sched_policy ||
+            now.sched_nice != saved.sched_nice || sys_ioprio_get(self) != saved_ioprio) {
+                kernel_caps_probe(caps);
+                return;
+        }
         /* sched_getattr reports the slice in force: the default one goes
          * back as no custom slice at all. */
         if (caps->supported[KNOB_SLICE] && saved.sched_runtime != caps->default_slice_ns) {
