@@ -129,7 +129,7 @@ static int loan_end(qos_override_t *o, bool brokered) {
         return brokered ? preload_broker_end(o) : override_end_direct(o);
 }
 
-/* Whether the lender's class c is above the holder's own class: only
+/* Whether the lender's class is above the holder's own class: only
  * then is there anything to lend. An owner whose settings match no class
  * was set up by hand (or is real-time): nothing is known to be above it. */
 static bool lend_decision(pid_t lender, QClass holder_own, QClass *ret) {
