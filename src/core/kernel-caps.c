@@ -182,56 +182,11 @@ void kernel_caps_probe(KernelCaps *caps) {
                 probe_thread(caps);
 }
 
-/* On the caller, then put back what the probe changed there: only its
- * slice (the probe sets one and clears it), and only on a fair policy,
- * where nothing else is touched. Other policies get the throwaway thread. */
-static void probe_on_caller(KernelCaps *caps) {
-        struct qos_sched_attr saved;
-        pid_t self = gettid();
-
-        if (sys_sched_getattr(self, &saved) < 0 ||
-            (saved.sched_policy != SCHED_OTHER && saved.sched_policy != SCHED_BATCH)) {
-                kernel_caps_probe(caps);
-                return;
-        }
-        int saved_ioprio = sys_ioprio_get(self);
-        *caps = (KernelCaps) {};
-        caps->privileged = has_cap_sys_nice();
-        probe_thread(caps);
-        /* Someone else (qosd, applying the class of a program it saw
-         * start) may have changed the thread while the probe set and
-         * cleared its slice: the probe then read that one's slice as the
-         * default, and may have undone part of the change. Probe again
-         * where nobody else acts, and leave the thread as it is now (the
-         * caller applies a class next). */
-        struct qos_sched_attr now;
-        if (sys_sched_getattr(self, &now) < 0 || now.sched_policy != saved.sched_policy ||
-            now.sched_nice != saved.sched_nice || sys_ioprio_get(self) != saved_ioprio) {
-                kernel_caps_probe(caps);
-                return;
-        }
-        /* sched_getattr reports the slice in force: the default one goes
-         * back as no custom slice at all. */
-        if (caps->supported[KNOB_SLICE] && saved.sched_runtime != caps->default_slice_ns) {
-                saved.sched_flags &= SCHED_FLAG_RESET_ON_FORK;
-                (void) sys_sched_setattr(self, &saved);
-        }
-}
-
 static KernelCaps cached_caps;
 static pthread_once_t caps_once = PTHREAD_ONCE_INIT;
-static bool caps_on_caller;
 
 static void caps_init(void) {
-        if (caps_on_caller)
-                probe_on_caller(&cached_caps);
-        else
-                kernel_caps_probe(&cached_caps);
-}
-
-const KernelCaps *kernel_caps_probed_on_caller(void) {
-        caps_on_caller = true;
-        return kernel_caps();
+        kernel_caps_probe(&cached_caps);
 }
 
 const KernelCaps *kernel_caps(void) {

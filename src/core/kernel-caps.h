@@ -22,12 +22,6 @@ typedef struct KernelCaps {
  * knob unsupported with its error). */
 const KernelCaps *kernel_caps(void);
 
-/* kernel_caps(), probed (if this is the first call) on the calling thread
- * instead of a throwaway one, its slice put back afterwards: for a caller
- * that may not start threads or wait for one to be scheduled, and is about
- * to set its own attributes anyway (the preload library, before main()). */
-const KernelCaps *kernel_caps_probed_on_caller(void);
-
 /* One-line reason for an unsupported knob, e.g. "not built into this kernel". */
 const char *kernel_caps_reason(const KernelCaps *caps, Knob k);
 

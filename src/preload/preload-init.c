@@ -180,10 +180,12 @@ __attribute__((constructor)) static void preload_init(void) {
                 errno = saved;
                 return;
         }
-        /* Probe the kernel now, on this thread: a throwaway thread would
-         * have to be scheduled first, which on a busy machine takes
-         * milliseconds of the program's start. */
-        (void) kernel_caps_probed_on_caller();
+        /* Probe the kernel now, on a throwaway thread like every other
+         * caller: qosd may be applying the program's class to this very
+         * thread at this moment, and a probe here would both undo part of
+         * it and show qosd its passing values (a 3.141 ms slice) as
+         * someone else's change. */
+        (void) kernel_caps();
         uint64_t t_caps = now_usec();
         atomic_store_explicit(&active, true, memory_order_release);
         if (pthread_atfork(NULL, NULL, on_fork_child) != 0)
