@@ -92,7 +92,7 @@ stages_report() {
         local total=$((SECONDS - CHECK_START))
         echo
         printf '%-38s %6s %6s %7s %7s %7s\n' stage "at s" seconds passed failed skipped
-        sort -t $'\t' -k2,2n "$STAGES" | while IFS=$'\t' read -r name at took p f s; do
+        sort -s -t $'\t' -k2,2n "$STAGES" | while IFS=$'\t' read -r name at took p f s; do
                 printf '%-38s %6d %6d %7d %7d %7d\n' "$name" "$at" "$took" "$p" "$f" "$s"
         done
         awk -F '\t' -v total="$total" '{ p += $4; f += $5; s += $6 }
