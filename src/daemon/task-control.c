@@ -123,6 +123,19 @@ void control_forget(Manager *m, pid_t tid) {
         registry_remove(&m->tasks, tid);
 }
 
+/* A thread that is not as qosd or the rules left it: someone else's
+ * change, marked so (true), unless it is on its way out of do_exit(),
+ * which takes it out of its cgroup: then it is forgotten (false). */
+static bool foreign_unless_exiting(Manager *m, TaskEntry *e, const TaskRef *ref, const TaskAttr *cur) {
+        if (task_ref_exiting(ref)) {
+                m->counters.vanished++;
+                control_forget(m, e->tid);
+                return false;
+        }
+        mark_foreign(m, e, cur);
+        return true;
+}
+
 /* The entry for tid if it still describes the pinned task; a stale entry
  * (the TID was recycled while qosd missed the exit) is dropped unrestored:
  * its task is gone and the new one never had qosd's settings from it. */
@@ -256,14 +269,9 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
          * cannot know it): a thread it made user-interactive is the rules'
          * doing, and is held below like any other. */
         if (e && e->state != TASK_FOREIGN && changed_by_someone_else(e, &cur) &&
-            !has_verdict(e, &cur, d.held ? QCLASS_USER_INTERACTIVE : d.class)) {
-                if (task_ref_exiting(&ref)) {
-                        m->counters.vanished++;
-                        control_forget(m, tid);
-                        return 0;
-                }
-                mark_foreign(m, e, &cur);
-        }
+            !has_verdict(e, &cur, d.held ? QCLASS_USER_INTERACTIVE : d.class) &&
+            !foreign_unless_exiting(m, e, &ref, &cur))
+                return 0;
         if (e && e->state == TASK_FOREIGN) {
                 if (m->settings.on_foreign == FOREIGN_LEAVE)
                         return 0;
@@ -470,16 +478,10 @@ int control_restore(Manager *m, TaskEntry *e, const char *why) {
                 return 0;
         }
         (void) override_base_view(m, &ref, &cur);
-        if (task_ref_exiting(&ref)) {
-                /* On its way out of do_exit(), it has left its cgroup: no
-                 * one else's change, and nothing left to restore. */
-                control_forget(m, tid);
-                return 0;
-        }
         if (task_attr_is_realtime(&cur) ||
             (changed_by_someone_else(e, &cur) && !has_verdict(e, &cur, e->class))) {
-                mark_foreign(m, e, &cur);
-                registry_remove(&m->tasks, tid);
+                if (foreign_unless_exiting(m, e, &ref, &cur))
+                        registry_remove(&m->tasks, tid);
                 return 0;
         }
         r = apply_or_rebase(m, &ref, &e->orig, KNOBS_ALL & ~e->unsupported, &res);
