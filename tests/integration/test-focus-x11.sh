@@ -48,10 +48,21 @@ as_alice() {
                 HOME="$TEST_TMP/home" XDG_CACHE_HOME="$TEST_TMP/home/.cache" \
                 LD_LIBRARY_PATH="$TEST_TMP/lib" "$@"
 }
-as_alice openbox >"$TEST_TMP/openbox.log" 2>&1 &
-on_exit "kill $!"
-WAIT_TIMEOUT=30 wait_for sh -c "xprop -root _NET_SUPPORTING_WM_CHECK | grep 'window id' >/dev/null" ||
-        fail "openbox did not start: $(cat "$TEST_TMP/openbox.log")"
+x_answers() { as_alice xprop -root _NET_SUPPORTING_WM_CHECK; }
+wait_for x_answers || fail "Xvfb named display :$d but does not answer there: $(cat "$TEST_TMP/xvfb.log")"
+# openbox connects once and gives up; a busy machine has been seen to
+# refuse that one connection, so a window manager that ended is started
+# again (three times at most).
+wm_running() { x_answers 2>/dev/null | grep 'window id' >/dev/null; }
+for attempt in 1 2 3; do
+        as_alice openbox >>"$TEST_TMP/openbox.log" 2>&1 &
+        wm=$!
+        on_exit "kill $wm"
+        deadline=$((SECONDS + 30))
+        while kill -0 "$wm" 2>/dev/null && ! wm_running && ((SECONDS < deadline)); do sleep 0.05; done
+        wm_running && break
+done
+wm_running || fail "openbox did not start: $(cat "$TEST_TMP/openbox.log"); Xvfb: $(cat "$TEST_TMP/xvfb.log")"
 
 app_start() { # name [--no-wm-pid]: APP_PID (the app's, not runuser's), APP_WIN
         local out="$TEST_TMP/app-$1.out"
