@@ -35,18 +35,15 @@ void access_decide(const AccessRequest *req, AccessVerdict *ret) {
                 *ret = v;
                 return;
         }
-        if (req->caller_pid != req->target_pid) {
+        if (req->caller_pid != req->target_pid && req->requested != QCLASS_BACKGROUND &&
+            (!qclass_is_valid(req->current) ||
+             !is_lower_or_equal(req->requested, req->requested_relpri, req->current, req->current_relpri))) {
                 /* Same user, another process: the kernel lets it demote
                  * anyway; a promotion would let one program lend itself
-                 * another's standing. Background is always lower. */
-                if (req->requested != QCLASS_BACKGROUND &&
-                    (!qclass_is_valid(req->current) ||
-                     !is_lower_or_equal(req->requested, req->requested_relpri, req->current,
-                                        req->current_relpri))) {
-                        v.result = ACCESS_DENIED;
-                        snprintf(v.reason, sizeof v.reason,
-                                 "thread of another process: only a lower class may be asked for");
-                }
+                 * another's standing. Background is always lower. What it
+                 * may ask for, the gate and the caps still hold below. */
+                v.result = ACCESS_DENIED;
+                snprintf(v.reason, sizeof v.reason, "thread of another process: only a lower class may be asked for");
                 *ret = v;
                 return;
         }

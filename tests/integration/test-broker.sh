@@ -339,6 +339,22 @@ out=$(runuser -u "$alice" -- busctl --system call org.qosd.QoS1 /org/qosd/QoS1 o
 assert_eq "$out" 'ss "background" "granted"' "another process of the same user, downwards"
 assert_eq "$(kernel_view "$v1")" "$BG" "v1 is background"
 ok "another process of the same user may lower a thread"
+
+# Equal, from another process while the program is in front: granted, and
+# held by the gate like the program's own request once the focus moves.
+"$QOSCTL" foreground "$MAIN"
+ask "spawn v2"
+v2=$REPLY
+expect "tid-set v2 user-interactive 0" 0
+out=$(runuser -u "$alice" -- busctl --system call org.qosd.QoS1 /org/qosd/QoS1 org.qosd.QoS1.Manager \
+        SetThreadClass itsi "$v2" "$(stat_field "$v2" 22)" user-interactive 0)
+assert_eq "$out" 'ss "user-interactive" "granted"' "another process of the same user, equal, in front"
+"$QOSCTL" foreground --clear
+assert_eq "$(kernel_view "$v2")" "$UT" "the focus moves on: that request is held at utility too"
+"$QOSCTL" foreground "$MAIN"
+assert_eq "$(kernel_view "$v2")" "$UI" "and raised again with its process"
+"$QOSCTL" foreground --clear
+ok "a request from another process of the user meets the foreground gate"
 client_stop
 
 # --- the same gate on the rules ------------------------------------------

@@ -145,6 +145,39 @@ static void test_another_process(void **state) {
         }
 }
 
+/* Another process of the same user may only ask for what the thread has
+ * or less, and the gate and the caps hold that request as they hold the
+ * program's own: whoever asks, user-interactive outside the foreground is
+ * utility (when the focus moves on, the broker asks again). */
+static void test_another_process_gated(void **state) {
+        AccessRequest a = own(QCLASS_USER_INTERACTIVE);
+        a.caller_pid = OTHER;
+        a.current = QCLASS_USER_INTERACTIVE;
+        a.outside = true;
+        AccessVerdict v = decide(a);
+        assert_int_equal(v.result, ACCESS_HELD);
+        assert_int_equal(v.granted, QCLASS_UTILITY);
+        assert_string_equal(v.reason, "held at utility: not in the foreground");
+
+        a.outside = false;
+        a.app_cap = QCLASS_USER_INITIATED;
+        a.app_cap_origin = "/etc/qos/apps.d/foo.conf:3";
+        v = decide(a);
+        assert_int_equal(v.result, ACCESS_HELD);
+        assert_int_equal(v.granted, QCLASS_USER_INITIATED);
+
+        a.app_cap = QCLASS_UNSPECIFIED;
+        a.user_cap = QCLASS_UTILITY;
+        assert_int_equal(decide(a).granted, QCLASS_UTILITY);
+
+        /* Background stays open to anyone of the user. */
+        a = own(QCLASS_BACKGROUND);
+        a.caller_pid = OTHER;
+        a.user_cap = a.app_cap = QCLASS_BACKGROUND;
+        a.outside = true;
+        assert_int_equal(decide(a).result, ACCESS_GRANTED);
+}
+
 static void test_root(void **state) {
         AccessRequest a = own(QCLASS_USER_INTERACTIVE);
         a.caller_uid = 0;
@@ -185,6 +218,7 @@ int main(void) {
                 cmocka_unit_test(test_caps),
                 cmocka_unit_test(test_another_user),
                 cmocka_unit_test(test_another_process),
+                cmocka_unit_test(test_another_process_gated),
                 cmocka_unit_test(test_root),
                 cmocka_unit_test(test_root_without_sys_nice),
         };
