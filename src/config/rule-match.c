@@ -113,7 +113,10 @@ static const AppRule *scope_match(const Scope *s, const ProcessInfo *proc, const
         MatchCtx ctx = { .scope = s, .proc = proc, .shadow = shadow };
         const char *exe_name = basename_of(proc->exe);
 
-        (void) glob_index_lookup(&s->by_path, proc->exe, consider_cb, &ctx);
+        /* A path is an identity only where it names the same file as for
+         * the rules' author; the name alone is anyone's. */
+        if (!proc->exe_elsewhere)
+                (void) glob_index_lookup(&s->by_path, proc->exe, consider_cb, &ctx);
         (void) glob_index_lookup(&s->by_name, exe_name, consider_cb, &ctx);
         if (proc->arg0 && (!exe_name || strcmp(proc->arg0, exe_name) != 0))
                 (void) glob_index_lookup(&s->by_name, proc->arg0, consider_cb, &ctx);

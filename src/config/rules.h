@@ -25,6 +25,9 @@ typedef struct ProcessInfo {
         const char *comm;       /* the main thread's name */
         const char *cgroup;     /* cgroup path of the process */
         uid_t uid;
+        bool exe_elsewhere;     /* exe may name another file where the rules were
+                                 * written (proc_exe_path_is_ours()): full-path
+                                 * Executable= patterns do not match it */
 } ProcessInfo;
 
 typedef struct MatchResult {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -204,6 +205,29 @@ int proc_exe(pid_t pid, char **ret) {
                 buf[n - dl] = '\0';
         *ret = strdup(buf);
         return *ret ? 0 : -ENOMEM;
+}
+
+static bool same_file(const struct stat *a, const struct stat *b) {
+        return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+static int stat_task_file(pid_t pid, const char *file, struct stat *ret) {
+        char path[64];
+        int r = task_path(path, sizeof path, 0, pid, file);
+        if (r < 0)
+                return r;
+        return stat(path, ret) < 0 ? -errno : 0;
+}
+
+bool proc_exe_path_is_ours(pid_t pid, const char *exe) {
+        struct stat own_ns, ns, real, named;
+
+        if (!exe || exe[0] != '/')
+                return false;
+        if (stat("/proc/self/ns/mnt", &own_ns) == 0 && stat_task_file(pid, "ns/mnt", &ns) == 0 &&
+            same_file(&own_ns, &ns))
+                return true;
+        return stat_task_file(pid, "exe", &real) == 0 && stat(exe, &named) == 0 && same_file(&real, &named);
 }
 
 int proc_cmdline(pid_t pid, char **ret_joined, char **ret_arg0) {

@@ -26,6 +26,14 @@ int proc_read_stat(pid_t pid, pid_t tid, ProcStat *ret);
 /* Start time only: the identity check before and after acting on a task. */
 int proc_start_time(pid_t tid, uint64_t *ret);
 
+/* Whether exe, the path /proc/PID/exe shows, names the file the process
+ * runs in the caller's own mount namespace. A process in the same
+ * namespace: yes (the kernel writes the path from the reader's root; a
+ * deleted file was there). In another one (a user's mount namespace can put
+ * any file at /usr/bin/NAME): only if the path opens, here, to the same
+ * device and inode. */
+bool proc_exe_path_is_ours(pid_t pid, const char *exe);
+
 /* The thread group (process) a TID belongs to. */
 int proc_tgid(pid_t tid, pid_t *ret);
 

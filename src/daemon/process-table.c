@@ -46,6 +46,7 @@ int process_record_read(pid_t pid, uint64_t start_time, ProcessRecord **ret) {
          * What cannot be read stays NULL; whether the process vanished is
          * for the caller's pin to say. */
         (void) proc_exe(pid, &p->exe);
+        p->exe_elsewhere = p->exe && !proc_exe_path_is_ours(pid, p->exe);
         (void) proc_cmdline(pid, &p->cmdline, &p->arg0);
         (void) proc_cgroup(pid, NULL, &p->cgroup);
         *ret = TAKE_PTR(p);
@@ -68,6 +69,7 @@ int process_record_copy(const ProcessRecord *parent, pid_t pid, uint64_t start_t
         p->pid = pid;
         p->start_time = start_time;
         p->uid = parent->uid;
+        p->exe_elsewhere = parent->exe_elsewhere;
         p->matched = parent->matched;
         if (dup_or_null(parent->exe, &p->exe) < 0 || dup_or_null(parent->cmdline, &p->cmdline) < 0 ||
             dup_or_null(parent->arg0, &p->arg0) < 0 || dup_or_null(parent->comm, &p->comm) < 0 ||
@@ -83,6 +85,7 @@ int process_record_keep_program(ProcessRecord *p, const ProcessRecord *before) {
         free(p->cmdline);
         free(p->arg0);
         p->cmdline = p->arg0 = NULL;
+        p->exe_elsewhere = before->exe_elsewhere;
         if (dup_or_null(before->exe, &p->exe) < 0 || dup_or_null(before->cmdline, &p->cmdline) < 0 ||
             dup_or_null(before->arg0, &p->arg0) < 0)
                 return -ENOMEM;
@@ -97,11 +100,24 @@ ProcessInfo process_record_info(const ProcessRecord *p) {
                 .comm = p->comm,
                 .cgroup = p->cgroup,
                 .uid = p->uid,
+                .exe_elsewhere = p->exe_elsewhere,
         };
 }
 
 ProcessRecord *process_table_get(const ProcessTable *t, pid_t pid) {
         return pid_map_get(&t->by_pid, pid);
+}
+
+ProcessRecord *process_table_get_current(ProcessTable *t, pid_t pid) {
+        ProcessRecord *p = process_table_get(t, pid);
+        uint64_t start;
+
+        if (!p)
+                return NULL;
+        if (proc_start_time(pid, &start) == 0 && start == p->start_time)
+                return p;
+        process_table_remove(t, pid);
+        return NULL;
 }
 
 int process_table_put(ProcessTable *t, ProcessRecord *p) {

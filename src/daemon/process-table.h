@@ -17,6 +17,7 @@ typedef struct ProcessRecord {
         uint64_t start_time;
         char *exe, *cmdline, *arg0, *comm, *cgroup;
         uid_t uid;
+        bool exe_elsewhere;     /* ProcessInfo.exe_elsewhere */
         bool matched;           /* an application rule matched the process */
         unsigned scan_gen;
 } ProcessRecord;
@@ -40,6 +41,11 @@ ProcessRecord *process_record_free(ProcessRecord *p);
 ProcessInfo process_record_info(const ProcessRecord *p);
 
 ProcessRecord *process_table_get(const ProcessTable *t, pid_t pid);
+/* The record for pid if it describes the process that has pid now (same
+ * start time), else NULL. A record qosd kept because it missed the exit
+ * (events lost) belongs to a process that is gone, its PID perhaps reused:
+ * it is dropped, so nothing of the old program reaches the new one. */
+ProcessRecord *process_table_get_current(ProcessTable *t, pid_t pid);
 /* Takes ownership; replaces (and frees) an older record for the same PID. */
 int process_table_put(ProcessTable *t, ProcessRecord *p);
 void process_table_remove(ProcessTable *t, pid_t pid);

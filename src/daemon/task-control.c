@@ -168,11 +168,32 @@ static void record_result(Manager *m, TaskEntry *e, const ApplyResult *res) {
         }
 }
 
+/* The entry of the task that created a new one, if it is still that
+ * task's. After lost events an entry may outlive its task, the TID since
+ * reused: its class and original belong to a task that is gone, and are
+ * dropped. A creator that cannot be read (it exited) is not trusted either. */
+static TaskEntry *creator_entry(Manager *m, pid_t creator) {
+        TaskEntry *c = creator > 0 ? registry_get(&m->tasks, creator) : NULL;
+        uint64_t start;
+        int r;
+
+        if (!c)
+                return NULL;
+        r = proc_start_time(creator, &start);
+        if (r < 0)
+                return NULL;
+        if (start != c->start_time) {
+                control_forget(m, creator);
+                return NULL;
+        }
+        return c;
+}
+
 /* The original of a new task: what its creator had before qosd, because
  * the values it inherited are qosd's. Else what the task has now, without
  * a group it only inherited. */
 static TaskAttr original_of(Manager *m, pid_t creator, const TaskAttr *cur) {
-        TaskEntry *c = creator > 0 ? registry_get(&m->tasks, creator) : NULL;
+        TaskEntry *c = creator_entry(m, creator);
         if (c && c->state != TASK_FOREIGN)
                 return c->orig;
         TaskAttr o = *cur;
@@ -255,7 +276,7 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
                 if (e && e->state != TASK_INHERITED)
                         return control_restore(m, e, "no rule matches any more");
                 if (!e)
-                        reset_inherited_group(&ref, &cur, creator > 0 ? registry_get(&m->tasks, creator) : NULL);
+                        reset_inherited_group(&ref, &cur, creator_entry(m, creator));
                 return 0;
         }
         if (task_attr_is_realtime(&cur)) {
@@ -391,7 +412,7 @@ int control_request(Manager *m, pid_t tid, uint64_t start_time, pid_t tgid, QCla
 }
 
 int control_fork(Manager *m, const ProcessRecord *p, pid_t tid, uint64_t start_time, pid_t creator) {
-        TaskEntry *c = registry_get(&m->tasks, creator), *e;
+        TaskEntry *c = creator_entry(m, creator), *e;
         Decision d;
         int r;
 
@@ -420,7 +441,7 @@ int control_fork(Manager *m, const ProcessRecord *p, pid_t tid, uint64_t start_t
 
 int control_inherit(Manager *m, pid_t tid, pid_t tgid, pid_t creator) {
         _cleanup_task_ref_ TaskRef ref = TASK_REF_NULL;
-        TaskEntry *c = registry_get(&m->tasks, creator), *e;
+        TaskEntry *c = creator_entry(m, creator), *e;
         TaskAttr cur;
         int r;
 

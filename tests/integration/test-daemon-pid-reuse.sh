@@ -5,7 +5,9 @@
 # under PID P and dies; an unmatched program is started under the very same
 # PID (clone3 set_tid). It must never get the old class nor the old task's
 # originals: not while qosd misses the exit (stopped, queue overflowed), not
-# at the rescan, not at exit, not after a crash and restart.
+# at the rescan, not at exit, not after a crash and restart; nor a thread
+# the newcomer starts before the rescan, while qosd still holds the old
+# process's record.
 source "$(dirname "$0")/lib.sh"
 require_root
 start_dbus
@@ -79,3 +81,38 @@ new_view_ok "$p" "new process under a reused PID after a crash and restart"
 stop_qosd TERM
 new_view_ok "$p" "after the restarted qosd exits"
 ok "the previous run's record of a recycled PID is not applied to the newcomer"
+
+# 4. The newcomer starts a thread while qosd still has the old record: the
+# queue overflows before the old process dies, so its exit is lost, and
+# the thread's event comes before the rescan that would drop the record.
+start_qosd --receive-buffer 4096
+start_old
+p=$OLD
+kill -STOP "$QOSD_PID"
+"$STORM" 2000 >"$TEST_TMP/storm.out" &
+s=$!
+on_exit "kill -KILL $s"
+wait_for grep -qx done "$TEST_TMP/storm.out" || fail "storm did not finish"
+kill -KILL "$s"
+wait "$s" 2>/dev/null || true
+kill -KILL "$p"
+wait "$p" 2>/dev/null || true
+mkfifo "$TEST_TMP/cmd"
+"$QOS_SPAWN_AT_PID" "$p" "$OTHER" --commands <"$TEST_TMP/cmd" >"$TEST_TMP/new.out" &
+SPAWNER=$!
+exec 7>"$TEST_TMP/cmd"
+on_exit "kill -KILL $p; kill $SPAWNER; exec 7>&-"
+wait_for grep -qx qos-app-other "/proc/$p/comm" || fail "could not start a program under PID $p"
+kill -CONT "$QOSD_PID"
+echo "spawn worker" >&7
+wait_for grep ' worker$' "$TEST_TMP/new.out" || fail "the newcomer did not start its thread"
+t=$(awk '$2 == "worker" { print $1 }' "$TEST_TMP/new.out")
+[ "$(qosd_status EventsLost)" -gt 0 ] || fail "the queue did not overflow"
+WAIT_TIMEOUT=30 wait_for status_above Rescans 1 || fail "no rescan"
+sleep 0.2
+new_view_ok "$t" "the newcomer's thread, started before the rescan"
+new_view_ok "$p" "the newcomer itself"
+"$QOSCTL" explain "$t" | grep "not managing this thread" >/dev/null || fail "explain claims the newcomer's thread"
+stop_qosd TERM
+new_view_ok "$t" "the newcomer's thread after qosd exits"
+ok "a thread of the newcomer never gets the old process's class or original"

@@ -165,6 +165,23 @@ static void test_executable_specificity(void **state) {
         assert_string_equal(who(f, &p, NULL, NULL), "");
 }
 
+/* A path that may name another file than the rules' author meant (the
+ * process runs in a mount namespace of its own): no path pattern matches
+ * it, a basename one still does. */
+static void test_exe_elsewhere(void **state) {
+        Fixture *f = *state;
+        sys_write(f, VENDOR, "a-path.conf", "[Match]\nExecutable=/usr/bin/foo\n[Process]\nClass=ui\n");
+        sys_write(f, VENDOR, "c-pathglob.conf", "[Match]\nExecutable=/usr/*/foo\n[Process]\nClass=ut\n");
+        load(f);
+        ProcessInfo p = proc("/usr/bin/foo", NULL, ME);
+        assert_string_equal(who(f, &p, NULL, NULL), "a-path");
+        p.exe_elsewhere = true;
+        assert_string_equal(who(f, &p, NULL, NULL), "");
+        sys_write(f, VENDOR, "b-name.conf", "[Match]\nExecutable=foo\n[Process]\nClass=bg\n");
+        load(f);
+        assert_string_equal(who(f, &p, NULL, NULL), "b-name");
+}
+
 static void test_longer_literal_prefix(void **state) {
         Fixture *f = *state;
         sys_write(f, ADMIN, "short.conf", "[Match]\nExecutable=foo*\n[Process]\nClass=bg\n");
@@ -513,6 +530,7 @@ int main(void) {
 #define T(x) cmocka_unit_test_setup_teardown(x, setup, teardown)
                 T(test_thread_rule_beats_process_rule),
                 T(test_executable_specificity),
+                T(test_exe_elsewhere),
                 T(test_longer_literal_prefix),
                 T(test_more_kinds_win),
                 T(test_directory_then_name_break_ties),
