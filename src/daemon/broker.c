@@ -10,6 +10,7 @@
 #include "broker-args.h"
 #include "broker.h"
 #include "override-book.h"
+#include "overrides.h"
 #include "bus-protocol.h"
 #include "caller-identity.h"
 #include "class-relpri.h"
@@ -59,7 +60,7 @@ static void process_record_freep(ProcessRecord **p) {
 /* The app's MaxClass for this thread, as the rules say (policy.c). */
 static void app_cap(Manager *m, pid_t tgid, pid_t tid, QClass *ret, char *origin, size_t size) {
         _cleanup_(process_record_freep) ProcessRecord *own = NULL;
-        const ProcessRecord *p = process_table_get(&m->procs, tgid);
+        const ProcessRecord *p = process_table_get_current(&m->procs, tgid);
         char comm[PROC_COMM_MAX];
         Decision d;
 
@@ -195,10 +196,11 @@ static int method_set_thread_class(sd_bus_message *msg, void *userdata, sd_bus_e
                 b->held++;
         else
                 b->granted++;
+        overrides_recap(m, "a request was answered");
         return sd_bus_reply_method_return(msg, "ss", qclass_to_string(v.granted), v.reason);
 }
 
-void broker_reevaluate(Manager *m, const char *why) {
+static void reevaluate_requests(Manager *m, const char *why) {
         _cleanup_free_ TaskEntry **list = NULL;
         size_t n;
 
@@ -253,6 +255,12 @@ void broker_reevaluate(Manager *m, const char *why) {
                         log_debug("thread %d: %s (%s)", (int) tids[i], origin, why);
                 }
         }
+}
+
+void broker_reevaluate(Manager *m, const char *why) {
+        reevaluate_requests(m, why);
+        /* What the threads have now caps what they lend. */
+        overrides_recap(m, why);
 }
 
 #define BROKER_COUNTER(field)                                                                     \

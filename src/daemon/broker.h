@@ -20,7 +20,8 @@ void broker_free(Manager *m);
 void broker_bus_lost(Manager *m);
 
 /* Decide every remembered request again (the foreground or the caps
- * changed) and move the threads whose verdict changed. */
+ * changed) and move the threads whose verdict changed; then cap every loan
+ * again at what its lender has now (overrides_recap()). */
 void broker_reevaluate(Manager *m, const char *why);
 
 /* The caller of msg, pinned as caller-identity.h says. On failure sets

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 
+#include "clock.h"
 #include "event-handler.h"
 #include "log.h"
 #include "manager.h"
 #include "overrides.h"
 #include "proc.h"
+#include "renames.h"
 #include "scan.h"
 #include "task-control.h"
 #include "units.h"
@@ -13,6 +15,15 @@
 /* Coalesce losses: a storm overflows the queue again and again; one scan
  * shortly after the last loss is what converges. */
 #define RESCAN_DELAY_USEC (50 * 1000)
+/* A storm that keeps overflowing the queue would keep qosd scanning: the
+ * wait before the next scan is at least this many times what the last
+ * one took, so rescans take at most a tenth of a CPU. */
+#define RESCAN_COST_FACTOR 9
+
+static uint64_t rescan_delay(const Manager *m) {
+        uint64_t d = m->rescan_cost_usec * RESCAN_COST_FACTOR;
+        return d > RESCAN_DELAY_USEC ? d : RESCAN_DELAY_USEC;
+}
 
 static void on_fork(Manager *m, const ProcEvent *ev) {
         if (ev->tid != ev->tgid) {
@@ -20,7 +31,7 @@ static void on_fork(Manager *m, const ProcEvent *ev) {
                  * event names the process's parent, not the creating
                  * thread (a thread's real_parent is its process's), so the
                  * main thread stands in for the creator. */
-                ProcessRecord *p = process_table_get(&m->procs, ev->tgid);
+                ProcessRecord *p = process_table_get_current(&m->procs, ev->tgid);
                 if (!p)
                         return;
                 if (p->matched)
@@ -32,7 +43,7 @@ static void on_fork(Manager *m, const ProcEvent *ev) {
 
         /* A new process: a copy of its parent until it execs, so it matches
          * the same rules; no /proc reads beyond its start time. */
-        ProcessRecord *pp = process_table_get(&m->procs, ev->parent_tgid), *child;
+        ProcessRecord *pp = process_table_get_current(&m->procs, ev->parent_tgid), *child;
         uint64_t start;
         if (!pp)
                 return;
@@ -56,15 +67,13 @@ static void on_fork(Manager *m, const ProcEvent *ev) {
         units_sync(m, ev->tid);
 }
 
+/* Noted only: a program renames its threads as often as it likes, each a
+ * cheap event; the work is coalesced and budgeted (renames.h), and the
+ * record checked then. */
 static void on_comm(Manager *m, const ProcEvent *ev) {
         ProcessRecord *p = process_table_get(&m->procs, ev->tgid);
-        if (!p || !p->matched)
-                return;
-        if (ev->tid == ev->tgid)
-                /* The process's own name is part of what rules match. */
-                scan_process(m, ev->tgid, SCAN_REEVALUATE);
-        else
-                control_thread(m, p, ev->tid, 0);
+        if (p && p->matched)
+                renames_note(m, p, ev->tid);
 }
 
 static void on_exit_event(Manager *m, const ProcEvent *ev) {
@@ -72,6 +81,7 @@ static void on_exit_event(Manager *m, const ProcEvent *ev) {
         overrides_task_exited(m, ev->tid);
         if (ev->tid == ev->tgid) {
                 process_table_remove(&m->procs, ev->tgid);
+                renames_forget(m, ev->tgid);
                 units_release(m, ev->tgid);
         }
 }
@@ -100,7 +110,9 @@ void manager_on_proc_event(const ProcEvent *ev, void *userdata) {
 static int on_rescan_timer(sd_event_source *s, uint64_t usec, void *userdata) {
         Manager *m = userdata;
         sd_event_source_set_enabled(s, SD_EVENT_OFF);
+        uint64_t start = clock_usec(CLOCK_MONOTONIC);
         scan_all(m, "events were lost");
+        m->rescan_cost_usec = clock_usec(CLOCK_MONOTONIC) - start;
         return 0;
 }
 
@@ -115,12 +127,12 @@ void manager_on_events_lost(const char *why, void *userdata) {
                 sd_event_source_get_enabled(m->rescan_timer, &enabled);
                 if (enabled != SD_EVENT_OFF)
                         return; /* already pending */
-                r = sd_event_source_set_time_relative(m->rescan_timer, RESCAN_DELAY_USEC);
+                r = sd_event_source_set_time_relative(m->rescan_timer, rescan_delay(m));
                 if (r >= 0)
                         r = sd_event_source_set_enabled(m->rescan_timer, SD_EVENT_ONESHOT);
         } else
                 r = sd_event_add_time_relative(m->event, &m->rescan_timer, CLOCK_MONOTONIC,
-                                               RESCAN_DELAY_USEC, 0, on_rescan_timer, m);
+                                               rescan_delay(m), 0, on_rescan_timer, m);
         if (r < 0) {
                 log_warning_errno(r, "cannot schedule rescan, scanning now: %m");
                 scan_all(m, "events were lost");

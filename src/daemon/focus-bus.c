@@ -6,6 +6,7 @@
 #include "broker.h"
 #include "bus-protocol.h"
 #include "caller-identity.h"
+#include "clock.h"
 #include "focus-bus.h"
 #include "focus-source.h"
 #include "focus.h"
@@ -88,9 +89,20 @@ int focus_method_set_focus(sd_bus_message *msg, void *userdata, sd_bus_error *er
                 if (!trusted && uid != caller.uid)
                         return refuse(m, error, &caller, "the process belongs to another user");
         }
+        if (!trusted && !focus_budget_ready(m, caller.uid)) {
+                focus_count_refused(m);
+                log_debug("SetFocus from pid %d uid %u: over its budget", (int) caller.pid, (unsigned) caller.uid);
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_RATE_LIMITED,
+                                         "The focus changes of uid %u have cost qosd more than %g%% of a CPU; "
+                                         "try again in a moment.", (unsigned) caller.uid,
+                                         FOCUS_COST_USEC_PER_SEC / 1e4);
+        }
         /* The claim dies with the connection: a source that crashed must
          * not leave its last window in front for good. */
+        uint64_t start = clock_usec(CLOCK_MONOTONIC);
         r = focus_set(m, source, owner, sd_bus_message_get_sender(msg), &tgid, pid > 0);
+        if (!trusted)
+                focus_budget_charge(m, caller.uid, clock_usec(CLOCK_MONOTONIC) - start);
         if (r < 0)
                 return r;
         return sd_bus_reply_method_return(msg, "");

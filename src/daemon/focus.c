@@ -13,6 +13,7 @@
 #include "log.h"
 #include "macro.h"
 #include "proc.h"
+#include "rate-limit.h"
 #include "scan.h"
 #include "seats.h"
 
@@ -25,6 +26,7 @@ struct Focus {
         uint64_t events, refused;
         Seats seats;
         MutterFocus *mutter;
+        RateLimiter cost;               /* per user: what session sources' changes cost qosd, in µs */
 };
 
 static bool in_set(const Focus *f, pid_t pid) {
@@ -167,6 +169,14 @@ bool focus_user_at_seat(const Manager *m, uid_t uid) {
         return m->focus && seats_user_active(&m->focus->seats, uid);
 }
 
+bool focus_budget_ready(Manager *m, uid_t uid) {
+        return rate_limit_ready(&m->focus->cost, (uint64_t) uid + 1, clock_usec(CLOCK_MONOTONIC));
+}
+
+void focus_budget_charge(Manager *m, uid_t uid, uint64_t usec) {
+        rate_limit_charge(&m->focus->cost, (uint64_t) uid + 1, (double) usec, clock_usec(CLOCK_MONOTONIC));
+}
+
 void focus_count_refused(Manager *m) {
         m->focus->refused++;
 }
@@ -212,6 +222,8 @@ static void on_seats_changed(void *userdata) {
 
 int focus_start(Manager *m) {
         Focus *f = calloc(1, sizeof *f);
+        if (f)
+                rate_limit_init(&f->cost, FOCUS_COST_USEC_PER_SEC, FOCUS_COST_BURST_USEC);
         int r;
         if (!f)
                 return -ENOMEM;

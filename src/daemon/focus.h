@@ -59,6 +59,16 @@ int focus_set(Manager *m, const char *source, uid_t owner, const char *sender, c
 /* The users of active seat sessions (for SetFocus's checks). */
 bool focus_user_at_seat(const Manager *m, uid_t uid);
 
+/* What a user's session sources (SetFocus from a seat user, not a trusted
+ * caller) may make qosd spend on the rules for the processes that enter
+ * and leave the foreground: 5% of a CPU, in bursts of half a second. A
+ * source that switches the focus in a loop between programs of thousands
+ * of threads is refused (RateLimited) until its budget refills. */
+#define FOCUS_COST_USEC_PER_SEC 50000.0
+#define FOCUS_COST_BURST_USEC 500000.0
+bool focus_budget_ready(Manager *m, uid_t uid);
+void focus_budget_charge(Manager *m, uid_t uid, uint64_t usec);
+
 /* A refused claim, for the ForegroundRefused counter. */
 void focus_count_refused(Manager *m);
 

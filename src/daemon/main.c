@@ -22,7 +22,9 @@
 #include "manager.h"
 #include "qos-config.h"
 #include "reload.h"
+#include "renames.h"
 #include "scan.h"
+#include "override-book.h"
 #include "overrides.h"
 #include "sched-profile.h"
 #include "task-apply.h"
@@ -30,6 +32,7 @@
 #include "task-ref.h"
 
 #define STATE_FILE QOS_RUNTIME_DIR "/qosd.state"
+#define LOANS_FILE QOS_RUNTIME_DIR "/qosd.loans"
 #define SETTINGS_FILE QOS_ADMIN_DIR "/qosd.conf"
 
 typedef struct Options {
@@ -187,11 +190,11 @@ static int setup(Manager *m, const Options *o) {
                 .event = manager_on_proc_event,
                 .lost = manager_on_events_lost,
         };
-        _cleanup_free_ char *state = manager_path(m, STATE_FILE);
+        _cleanup_free_ char *state = manager_path(m, STATE_FILE), *loans = manager_path(m, LOANS_FILE);
         sigset_t mask;
         int r;
 
-        if (!state)
+        if (!state || !loans)
                 return -ENOMEM;
         r = sd_event_default(&m->event);
         if (r < 0)
@@ -206,6 +209,13 @@ static int setup(Manager *m, const Options *o) {
         r = state_file_open(&m->state, state, &m->tasks, m->event);
         if (r < 0)
                 return r;
+        /* Loans end with the qosd that held them: their threads back at
+         * their bases first, so that the records above find what they set. */
+        (void) override_log_recover(loans);
+        r = state_file_open_with(&m->loans_state, loans, override_log_write, m, m->event);
+        if (r < 0)
+                return r;
+        (void) state_file_rewrite(&m->loans_state);
         sigemptyset(&mask);
         sigaddset(&mask, SIGTERM);
         sigaddset(&mask, SIGINT);
@@ -288,17 +298,20 @@ static void teardown(Manager *m) {
         sched_profile_restore(m->profile);
         m->profile = NULL;
         overrides_free(m);
+        state_file_remove(&m->loans_state); /* every loan ended, every owner restored */
         bus_link_stop(m);
         focus_free(m);
         reload_free(m);
         event_source_free(m->source);
         sd_event_source_disable_unref(m->rescan_timer);
+        renames_free(m);
         sd_event_source_disable_unref(m->periodic_timer);
         sd_event_unref(m->event);
         registry_clear(&m->tasks);
         process_table_clear(&m->procs);
         state_records_free(&m->recovered);
         state_file_close(&m->state);
+        state_file_close(&m->loans_state);
         ruleset_free(m->rules);
         user_dirs_free(&m->user_dirs);
         free(m->last_reload.message);
@@ -306,7 +319,7 @@ static void teardown(Manager *m) {
 }
 
 int main(int argc, char **argv) {
-        Manager m = {};
+        Manager m = { .state.fd = -1, .loans_state.fd = -1 }; /* not open yet */
         Options o;
         int r;
 

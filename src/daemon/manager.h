@@ -11,6 +11,7 @@
 #include "event-source.h"
 #include "process-table.h"
 #include "query-limits.h"
+#include "rename-queue.h"
 #include "rules.h"
 #include "settings.h"
 #include "user-rules.h"
@@ -57,6 +58,8 @@ typedef struct Manager {
         Broker *broker;         /* SetThreadClass (broker.c) */
         Focus *focus;           /* the foreground gate and its sources (focus.h) */
         sd_event_source *rescan_timer;  /* pending rescan after an event loss */
+        uint64_t rescan_cost_usec;      /* what the last such rescan took */
+        sd_event_source *renames_timer; /* renamed threads' work due (renames.h) */
         sd_event_source *periodic_timer;
 
         char *root;             /* --root prefix, NULL for / */
@@ -73,8 +76,10 @@ typedef struct Manager {
         bool user_rules_off;    /* UserRules=yes but qosd cannot read as a user */
         bool group_uclamp_told; /* the groups' missing cpu.uclamp files were reported */
         ProcessTable procs;
+        RenameQueue renames;    /* renamed threads waiting for the rules (renames.h) */
         TaskRegistry tasks;
         StateFile state;
+        StateFile loans_state;  /* the overrides' owners, for crash recovery (override-log.c) */
         PidMap recovered;       /* StateRecord* from the previous run, consumed by the first scan */
         SchedProfile *profile;
         Overrides *overrides;   /* lent through BeginOverride; see overrides.h */

@@ -14,8 +14,11 @@
 #include "proc.h"
 
 Overrides *override_book(Manager *m) {
-        if (!m->overrides)
+        if (!m->overrides) {
                 m->overrides = calloc(1, sizeof(Overrides));
+                if (m->overrides)
+                        m->overrides->log = &m->loans_state;
+        }
         return m->overrides;
 }
 
@@ -32,6 +35,7 @@ int owner_apply_result(Owner *o, ApplyResult *ret) {
         if (r >= 0) {
                 if (c != QCLASS_UNSPECIFIED)
                         class_target_attr(c, kernel_caps(), &want);
+                owner_log(o, &want);
                 r = task_ref_apply(&o->ref, &want, KNOBS_ALL, res);
         }
         if (r == -ESRCH)
@@ -42,6 +46,8 @@ int owner_apply_result(Owner *o, ApplyResult *ret) {
          * change (override-view.c). */
         o->now = res->after;
         o->applied = true;
+        if (task_attr_diff(&res->after, &want, KNOBS_ALL) != 0)
+                owner_log(o, &res->after); /* what really took, for the recovery's comparison */
         return apply_result_error(res);
 }
 
@@ -74,6 +80,10 @@ static void owner_free(Overrides *ov, Owner *o) {
                 }
         if (pid_map_get(&ov->by_tid, o->ref.tid) == o)
                 pid_map_remove(&ov->by_tid, o->ref.tid);
+        if (o->logged) {
+                state_file_forget(o->log, o->ref.tid, o->ref.start_time);
+                state_file_maybe_rewrite(o->log, 0); /* the live owners, when the log has grown */
+        }
         task_ref_close(&o->ref);
         free(o);
 }
@@ -296,6 +306,7 @@ static int owner_get(Overrides *ov, TaskRef *ref, Owner **ret) {
         }
         o->ref = *ref;
         *ref = TASK_REF_NULL;
+        o->log = ov->log;
         o->base_class = class_from_attr(&o->base, kernel_caps());
         o->next = ov->owners;
         ov->owners = o;
@@ -318,7 +329,8 @@ int override_begin(Manager *m, OverrideClient *client, TaskRef *owner, const Ove
                         owner_free(ov, o);
                 return -ENOMEM;
         }
-        *rec = (Record) { .id = ++ov->next_id, .client = client, .owner = o, .c = loan->c, .tgid = loan->tgid,
+        *rec = (Record) { .id = ++ov->next_id, .client = client, .owner = o, .asked = loan->asked, .c = loan->c,
+                          .tgid = loan->tgid,
                           .waiter = loan->waiter, .waiter_start = loan->waiter_start };
         rec->next = ov->records;
         ov->records = rec;

@@ -66,8 +66,13 @@ typedef struct OverrideLoan {
         pid_t waiter;
         uint64_t waiter_start;
         uint64_t lock;
-        QClass c;
+        QClass asked;           /* what the caller lends */
+        QClass c;               /* asked, capped at what the waiter has now */
 } OverrideLoan;
+
+/* A waiter's class as a loan may lend it: settings that are no class (a
+ * timer slack or nice value set by hand) lend nothing above background. */
+QClass override_lendable(QClass c);
 
 /* Begin an override on the pinned owner. Takes *owner (the book keeps it
  * or closes it; *owner is TASK_REF_NULL afterwards). If the owner itself
@@ -84,6 +89,12 @@ int override_begin(Manager *m, OverrideClient *client, TaskRef *owner, const Ove
  * last. -ENOENT: no such override of sender's; -ESRCH: ended, but its
  * owner had exited (nothing restored). ret_tid: the owner's TID. */
 int override_end(Manager *m, const char *sender, uint64_t id, pid_t *ret_tid);
+
+/* Crash recovery of loans: the log's writer for a rewrite (source: the
+ * Manager), and, at start, putting back the threads a killed qosd left
+ * raised by loans (its loans end with it). */
+int override_log_write(int fd, const void *source, size_t *ret_n);
+size_t override_log_recover(const char *path);
 
 /* Counted refusals for a limit (the OverridesLimited property). */
 void override_count_limited(Manager *m);

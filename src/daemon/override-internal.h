@@ -12,6 +12,7 @@
 #include "override-book.h"
 #include "override-stack.h"
 #include "pid-map.h"
+#include "state-file.h"
 #include "task-apply.h"
 #include "task-attr.h"
 
@@ -32,7 +33,8 @@ typedef struct Record {
         uint64_t id;
         OverrideClient *client;
         Owner *owner;
-        QClass c;
+        QClass asked;           /* what the caller lent, before any cap */
+        QClass c;               /* what it lends now: asked, capped at what its waiter has */
         pid_t tgid;             /* the caller's process: a chain never leaves it */
         pid_t waiter;           /* the lender, pinned by its start time */
         uint64_t waiter_start;
@@ -53,6 +55,10 @@ struct Owner {
         bool applied;           /* now is set */
         OverrideStack stack;    /* the records' classes and their hops' */
         bool gone;              /* its pin failed: never acted on again */
+        StateFile *log;         /* crash recovery: its base and what the loans left */
+        bool logged;            /* its record is in the log, with logged_base */
+        TaskAttr logged_base;
+        QClass recap_has, recap_was;    /* override-recap.c's, during a recap */
 };
 
 /* How many overrides one user's connections hold together. */
@@ -81,6 +87,7 @@ struct Overrides {
         UserTally *users;
         uint64_t next_id;
         uint64_t limited;
+        StateFile *log;         /* the owners' records (override_log_open()) */
 };
 
 /* Apply what o should run at now (its base under the top of its stack).
@@ -88,6 +95,9 @@ struct Overrides {
 int owner_apply(Owner *o);
 /* The same, with the apply's result (res->after is what the task has). */
 int owner_apply_result(Owner *o, ApplyResult *res);
+
+/* Log o's record before an apply that leaves now on it (override-log.c). */
+void owner_log(Owner *o, const TaskAttr *now);
 
 /* After pops: apply o (unless gone) and free it if nothing is left on it. */
 void owner_settle(Overrides *ov, Owner *o);

@@ -112,16 +112,16 @@ static int begin_override(sd_bus_message *msg, Manager *m, bool with_lock, sd_bu
                 r = check_own(&caller, a.owner, a.owner_start, &oref);
         if (r >= 0)
                 r = task_ref_read_attr(&wref, &wattr);
-        QClass has = r >= 0 ? class_from_attr(&wattr, kernel_caps()) : QCLASS_UNSPECIFIED;
+        QClass has = r >= 0 ? override_lendable(class_from_attr(&wattr, kernel_caps())) : QCLASS_UNSPECIFIED;
         if (r >= 0 && with_lock)
-                has = qclass_min(has, override_own_class(m, &wref, &wattr));
+                has = qclass_min(has, override_lendable(override_own_class(m, &wref, &wattr)));
         task_ref_close(&wref);
         if (r < 0) {
                 task_ref_close(&oref);
                 return refuse(error, r, a.waiter, a.owner);
         }
         OverrideLoan loan = { .tgid = caller.pid, .waiter = a.waiter, .waiter_start = a.waiter_start,
-                              .lock = a.lock, .c = qclass_min(a.class, has) };
+                              .lock = a.lock, .asked = a.class, .c = qclass_min(a.class, has) };
 
         r = override_begin(m, client, &oref, &loan, &id, hops, &n_hops);
         if (r == -EMFILE)

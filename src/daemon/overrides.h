@@ -27,6 +27,11 @@ void overrides_task_exited(Manager *m, pid_t tid);
 /* Drop the overrides of every owner that exited unseen (events were lost). */
 void overrides_sweep(Manager *m);
 
+/* Cap every loan again at what its waiter has now: after anything that
+ * may have changed what threads have (the foreground, the rules, a
+ * request). why is for the log. */
+void overrides_recap(Manager *m, const char *why);
+
 /* How many overrides are active (the ActiveOverrides property). */
 size_t overrides_count(const Manager *m);
 

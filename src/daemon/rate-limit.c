@@ -27,7 +27,8 @@ static void refill(const RateLimiter *l, RateBucket *b, uint64_t now) {
         b->last_usec = now;
 }
 
-bool rate_limit_take(RateLimiter *l, uint64_t key, uint64_t now_usec) {
+/* key's bucket, refilled to now_usec (a new or evicted key's is full). */
+static RateBucket *bucket(RateLimiter *l, uint64_t key, uint64_t now_usec) {
         key = key ?: 1; /* 0 marks an empty slot */
         size_t start = mix(key) % RATE_LIMIT_SLOTS;
         RateBucket *b = NULL, *oldest = NULL;
@@ -46,8 +47,21 @@ bool rate_limit_take(RateLimiter *l, uint64_t key, uint64_t now_usec) {
                 *b = (RateBucket) { .key = key, .tokens = l->burst, .last_usec = now_usec };
         } else
                 refill(l, b, now_usec);
+        return b;
+}
+
+bool rate_limit_take(RateLimiter *l, uint64_t key, uint64_t now_usec) {
+        RateBucket *b = bucket(l, key, now_usec);
         if (b->tokens < 1)
                 return false;
         b->tokens -= 1;
         return true;
+}
+
+bool rate_limit_ready(RateLimiter *l, uint64_t key, uint64_t now_usec) {
+        return bucket(l, key, now_usec)->tokens > 0;
+}
+
+void rate_limit_charge(RateLimiter *l, uint64_t key, double cost, uint64_t now_usec) {
+        bucket(l, key, now_usec)->tokens -= cost;
 }

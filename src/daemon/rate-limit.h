@@ -27,3 +27,9 @@ typedef struct RateLimiter {
 void rate_limit_init(RateLimiter *l, double rate, double burst);
 /* Take one token for key at now_usec (0 counts as 1); false: over the limit. */
 bool rate_limit_take(RateLimiter *l, uint64_t key, uint64_t now_usec);
+
+/* A budget rather than a count, for work whose cost is known only once it
+ * is done: ready while key's bucket is above 0; the work then charges what
+ * it cost, which may leave the bucket in debt until the refill pays it. */
+bool rate_limit_ready(RateLimiter *l, uint64_t key, uint64_t now_usec);
+void rate_limit_charge(RateLimiter *l, uint64_t key, double cost, uint64_t now_usec);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include "log.h"
@@ -89,7 +90,7 @@ int scan_process(Manager *m, pid_t pid, ScanReason why) {
                         e->scan_gen = m->scan_gen;
         }
         units_sync(m, pid);
-        return 0;
+        return n > INT_MAX ? INT_MAX : (int) n;
 
 gone:
         m->counters.vanished++;
@@ -133,6 +134,7 @@ static void sweep(Manager *m) {
                         dead[np++] = pid;
         for (size_t j = 0; j < np; j++)
                 process_table_remove(&m->procs, dead[j]);
+        rename_queue_keep(&m->renames, &m->procs.by_pid);
 }
 
 int scan_all(Manager *m, const char *why) {

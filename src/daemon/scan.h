@@ -13,7 +13,8 @@ typedef enum ScanReason {
         SCAN_REEVALUATE,        /* rescan/reload: same program, maybe new rules */
 } ScanReason;
 
-/* Read process pid afresh, match it, and act on each of its threads. */
+/* Read process pid afresh, match it, and act on each of its threads: how
+ * many it evaluated (0 for a process no rule matches), or <0 errno. */
 int scan_process(Manager *m, pid_t pid, ScanReason why);
 
 /* Every process in /proc, then drop what no longer exists. */

@@ -49,11 +49,18 @@ static void set_off(StateFile *sf, int error, const char *why) {
                 runtime_retry_arm(sf->event, &sf->retry, on_retry, sf);
 }
 
+static int write_registry(int fd, const void *source, size_t *ret_n);
+
 int state_file_open(StateFile *sf, const char *path, const TaskRegistry *reg, sd_event *event) {
+        return state_file_open_with(sf, path, write_registry, reg, event);
+}
+
+int state_file_open_with(StateFile *sf, const char *path, StateRecordsWriter writer, const void *source,
+                         sd_event *event) {
         char why[sizeof sf->reason];
         int r;
 
-        *sf = (StateFile) { .fd = -1, .reg = reg, .event = event };
+        *sf = (StateFile) { .fd = -1, .writer = writer, .source = source, .event = event };
         sf->path = strdup(path);
         if (!sf->path)
                 return -ENOMEM;
@@ -183,15 +190,23 @@ static int append_line(StateFile *sf, const char *line, size_t len) {
         return 0;
 }
 
-int state_file_append(StateFile *sf, const TaskEntry *e) {
-        StateRecord r = { e->tid, e->start_time, e->class, e->orig, e->set };
+int state_file_append_record(StateFile *sf, const StateRecord *r) {
         char line[256];
-        int n;
-
-        n = state_record_format(&r, line, sizeof line);
+        int n = state_record_format(r, line, sizeof line);
         if (n < 0)
                 return n;
         return append_line(sf, line, (size_t) n);
+}
+
+int state_file_append(StateFile *sf, const TaskEntry *e) {
+        StateRecord r = { e->tid, e->start_time, e->class, e->orig, e->set };
+        return state_file_append_record(sf, &r);
+}
+
+int state_file_write_record(int fd, const StateRecord *r) {
+        char line[256];
+        int len = state_record_format(r, line, sizeof line);
+        return len < 0 ? len : write_all(fd, line, (size_t) len);
 }
 
 int state_file_forget(StateFile *sf, pid_t tid, uint64_t start_time) {
@@ -202,18 +217,16 @@ int state_file_forget(StateFile *sf, pid_t tid, uint64_t start_time) {
         return append_line(sf, line, (size_t) n);
 }
 
-static int write_registry(int fd, const TaskRegistry *reg, size_t *ret_n) {
+static int write_registry(int fd, const void *source, size_t *ret_n) {
         _cleanup_free_ TaskEntry **list = NULL;
         size_t n, written = 0;
-        int r = registry_list(reg, &list, &n);
+        int r = registry_list(source, &list, &n);
         for (size_t i = 0; r >= 0 && i < n; i++) {
                 if (list[i]->state == TASK_FOREIGN)
                         continue; /* not ours to restore any more */
                 StateRecord rec = { list[i]->tid, list[i]->start_time, list[i]->class, list[i]->orig,
                                     list[i]->set };
-                char line[256];
-                int len = state_record_format(&rec, line, sizeof line);
-                r = len < 0 ? len : write_all(fd, line, (size_t) len);
+                r = state_file_write_record(fd, &rec);
                 written++;
         }
         *ret_n = written;
@@ -234,7 +247,7 @@ static int write_new(StateFile *sf, char *why, size_t size, int *ret_fd, size_t 
         _cleanup_close_ int fd = runtime_file_new(dirfd, sf->name, why, size);
         if (fd < 0)
                 return fd;
-        r = write_registry(fd, sf->reg, ret_n);
+        r = sf->writer(fd, sf->source, ret_n);
         if (r < 0) {
                 runtime_file_discard(dirfd, sf->name);
                 snprintf(why, size, "cannot write %s: %s", sf->name, strerror(-r));
@@ -271,17 +284,26 @@ static int on_retry(sd_event_source *es, uint64_t usec, void *userdata) {
         return 0;
 }
 
-int state_file_compact(StateFile *sf, const TaskRegistry *reg) {
+int state_file_rewrite(StateFile *sf) {
         if (!sf->path)
                 return 0;
-        sf->reg = reg;
         return rewrite(sf);
 }
 
-int state_file_maybe_compact(StateFile *sf, const TaskRegistry *reg) {
-        if (sf->fd < 0 || sf->lines < 2 * registry_size(reg) + 4096)
+int state_file_compact(StateFile *sf, const TaskRegistry *reg) {
+        sf->source = reg;
+        return state_file_rewrite(sf);
+}
+
+int state_file_maybe_rewrite(StateFile *sf, size_t n) {
+        if (sf->fd < 0 || sf->lines < 2 * n + 4096)
                 return 0; /* while off, the retry timer rewrites */
-        return state_file_compact(sf, reg);
+        return state_file_rewrite(sf);
+}
+
+int state_file_maybe_compact(StateFile *sf, const TaskRegistry *reg) {
+        sf->source = reg;
+        return state_file_maybe_rewrite(sf, registry_size(reg));
 }
 
 int state_file_remove(StateFile *sf) {

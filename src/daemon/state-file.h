@@ -32,11 +32,16 @@ typedef struct StateRecord {
         TaskAttr orig, set;
 } StateRecord;
 
+/* Writes the live records (state_file_write_record() each) to fd for a
+ * rewrite; *ret_n: how many. */
+typedef int (*StateRecordsWriter)(int fd, const void *source, size_t *ret_n);
+
 typedef struct StateFile {
         char *path, *dir, *name;
         int fd;                 /* -1 while records cannot be kept */
         size_t lines;           /* records appended since the last rewrite */
-        const TaskRegistry *reg;        /* what a rewrite writes */
+        StateRecordsWriter writer;      /* what a rewrite writes: the registry's entries, */
+        const void *source;             /* ... or another book's */
         sd_event *event;
         sd_event_source *retry; /* while off: the next attempt */
         int error;              /* while off: why, as a negative errno */
@@ -47,6 +52,9 @@ typedef struct StateFile {
  * the file system's sake (only -ENOMEM): recording is then off, and tried
  * again from the event loop. */
 int state_file_open(StateFile *sf, const char *path, const TaskRegistry *reg, sd_event *event);
+/* The same for records kept elsewhere than in the registry. */
+int state_file_open_with(StateFile *sf, const char *path, StateRecordsWriter writer, const void *source,
+                         sd_event *event);
 void state_file_close(StateFile *sf);
 
 /* Records are being kept. */
@@ -57,11 +65,18 @@ const char *state_file_status(const StateFile *sf, char *buf, size_t size);
 /* Record the entry (its orig and the attributes it is about to get). A
  * failure turns recording off (and is returned); callers go on. */
 int state_file_append(StateFile *sf, const TaskEntry *e);
+int state_file_append_record(StateFile *sf, const StateRecord *r);
 /* The task is no longer changed by qosd (exited or restored). */
 int state_file_forget(StateFile *sf, pid_t tid, uint64_t start_time);
 /* Rewrite from the registry when the log holds much more than it. */
 int state_file_maybe_compact(StateFile *sf, const TaskRegistry *reg);
 int state_file_compact(StateFile *sf, const TaskRegistry *reg);
+/* Rewrite from the writer's source when the log holds much more than the
+ * n records that are live. */
+int state_file_maybe_rewrite(StateFile *sf, size_t n);
+int state_file_rewrite(StateFile *sf);
+/* For a writer: one record into the new file. */
+int state_file_write_record(int fd, const StateRecord *r);
 /* After a clean exit that restored everything (a file refused as not
  * qosd's is left alone). */
 int state_file_remove(StateFile *sf);

@@ -6,11 +6,17 @@
  *   override  begin(owner, user-interactive) -> end
  *   mutex     owner holds a qos_mutex_t, main times out on it, owner unlocks
  *   exit      begin(owner), then the owner exits without ending it
+ *   front     main asks for user-interactive for itself (the test puts the
+ *             process in front first), then lends it to the owner and to
+ *             itself; the test moves the focus around; then both end
+ *   custom    main's nice set by hand (settings that are no class),
+ *             then begin(owner, user-interactive) -> end
  *   chain     a chain of qos_mutex_t through qosd: C (background) holds L2,
  *             B (utility) holds L1 and waits on L2, A (user-initiated)
  *             waits on L1; qosd lends A's class on to C, and libqos makes
  *             no call of its own for C */
 #include <pthread.h>
+#include <sys/resource.h>
 #include <semaphore.h>
 #include <stdio.h>
 #include <string.h>
@@ -145,8 +151,22 @@ int main(int argc, char **argv) {
                 pthread_join(t, NULL);
                 return 0;
         }
-        r = qos_override_begin(owner_tid, QOS_CLASS_USER_INTERACTIVE, &o);
-        step("begin", r, class_of(owner_tid));
+        if (strcmp(mode, "front") == 0) {
+                qos_override_t *self = NULL;
+                r = qos_self_set_class(QOS_CLASS_USER_INTERACTIVE, 0);
+                step("self", r, class_of(gettid()));
+                r = qos_override_begin(owner_tid, QOS_CLASS_USER_INTERACTIVE, &o);
+                step("lent", r, class_of(owner_tid));
+                r = qos_override_begin(gettid(), QOS_CLASS_USER_INTERACTIVE, &self);
+                step("lent-self", r, class_of(gettid()));
+                r = qos_override_end(self);
+                step("end-self", r, "");
+        } else {
+                if (strcmp(mode, "custom") == 0)
+                        setpriority(PRIO_PROCESS, (id_t) gettid(), 3);
+                r = qos_override_begin(owner_tid, QOS_CLASS_USER_INTERACTIVE, &o);
+                step("begin", r, class_of(owner_tid));
+        }
         if (strcmp(mode, "exit") == 0) {
                 sem_post(&go);
                 pthread_join(t, NULL);

@@ -6,7 +6,11 @@
 # same through a contended qos_mutex_t whose waiter timed out (the loan
 # lasts until the owner unlocks); an owner that exits and a client that
 # disconnects leave no override in qosd; threads of another process are
-# refused. Without qosd the same calls fail and change nothing. In the
+# refused; a loan follows its lender: one lent from the foreground (to
+# another thread and to the lender itself) goes when the focus moves on,
+# and a thread whose settings are no class lends nothing; a qosd killed
+# with loans active leaves no thread raised once it is back. Without qosd the
+# same calls fail and change nothing. In the
 # kernel matrix too: owners are dropped on exit without thread pidfds.
 # kernel-matrix: vm
 . "$(dirname "$0")/lib.sh"
@@ -108,3 +112,59 @@ expect_exit 1 call_begin "$THREADS_PID" "$(stat_field "$THREADS_PID" 22)" "$othe
 assert_contains "$OUT" "Access denied" "threads of another process"
 wait_active 0 "after refused calls"
 ok "BeginOverride on threads that are not the caller's is refused"
+
+# --- a loan follows its lender's class ----------------------------------
+UI=$(class_view user-interactive)
+UT=$(class_view utility)
+client_start front
+pid=$(awk '/^Tgid:/ {print $2}' "/proc/$OWNER/status")
+"$QOSCTL" foreground "$pid"
+step "self 0 user-interactive"
+step "lent 0 user-interactive"
+step "lent-self 0 user-interactive"
+wait_active 2 "the owner's loan and the main thread's own"
+"$QOSCTL" foreground --clear
+assert_eq "$(kernel_view "$pid")" "$UT" "the lender, out of front, with a loan to itself: utility"
+assert_eq "$(kernel_view "$OWNER")" "$UT" "the thread it lent to: utility"
+"$QOSCTL" reload >/dev/null
+assert_eq "$(kernel_view "$OWNER")" "$UT" "and after a reload"
+"$QOSCTL" foreground "$pid"
+assert_eq "$(kernel_view "$pid")" "$UI" "back in front: the lender"
+assert_eq "$(kernel_view "$OWNER")" "$UI" "and the loan"
+"$QOSCTL" foreground --clear
+step "end-self 0"
+assert_eq "$(kernel_view "$pid")" "$UT" "the loan to itself ended: the lender held"
+step "end 0 background"
+assert_eq "$(kernel_view "$OWNER")" "$bg_view" "the end restores background"
+wait_active 0 "after both ended"
+client_done
+ok "loans lent from the foreground are capped again when the focus moves; a loan to oneself keeps nothing"
+
+client_start custom
+step "begin 0 background"
+assert_eq "$(kernel_view "$OWNER")" "$bg_view" "no class of its own: nothing lent"
+step "end 0 background"
+client_done
+ok "a thread whose settings are no class lends nothing above background"
+
+# --- a qosd killed with loans active ------------------------------------
+client_start front
+pid=$(awk '/^Tgid:/ {print $2}' "/proc/$OWNER/status")
+"$QOSCTL" foreground "$pid"
+step "self 0 user-interactive"
+step "lent 0 user-interactive"
+step "lent-self 0 user-interactive"
+wait_active 2 "before qosd is killed"
+stop_qosd KILL
+[ -s "$QOSD_ROOT/run/qos/qosd.loans" ] || fail "the loans are not in qosd.loans"
+assert_eq "$(kernel_view "$OWNER")" "$UI" "qosd killed: the loan is still on the thread"
+start_qosd
+assert_eq "$(kernel_view "$OWNER")" "$bg_view" "the next qosd puts the thread lent to back at its base"
+assert_eq "$(kernel_view "$pid")" "$UT" "and the lender back at its original"
+assert_eq "$(active)" 0 "no loan survives its qosd"
+stop_qosd TERM
+[ ! -e "$QOSD_ROOT/run/qos/qosd.loans" ] || fail "qosd.loans left after a clean exit"
+assert_eq "$(kernel_view "$OWNER")" "$bg_view" "and after it exits"
+kill "$CPID"
+wait "$CPID" 2>/dev/null || true
+ok "a qosd killed with loans active: its successor puts the threads back"

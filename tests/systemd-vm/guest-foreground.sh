@@ -74,6 +74,33 @@ check "a KWin activation through the relay: app-ui1 user-interactive" wait_until
 check "app-ui2 held" wait_until nice_is "$ui2" 0
 check "status: kwin, for alice" status_has "kwin for uid $USER_ID"
 
+# A source that switches the focus in a loop between two programs of a
+# thousand threads each: refused once its user's budget is spent, qosd
+# answers meanwhile, and the last focus arrives (qos-focus sends it again).
+cp "$(command -v python3)" /usr/local/bin/qos-ui-many
+rule ui-many /usr/local/bin/qos-ui-many user-interactive
+many='import threading, time
+for _ in range(1000): threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()
+time.sleep(3600)'
+start_app app-many1 env PYTHONHOME=/usr /usr/local/bin/qos-ui-many -c "$many"
+start_app app-many2 env PYTHONHOME=/usr /usr/local/bin/qos-ui-many -c "$many"
+m1=$(procs_of "$(scope_dir app-many1)" | head -n 1)
+m2=$(procs_of "$(scope_dir app-many2)" | head -n 1)
+threads_of() { ls "/proc/$1/task" | wc -l; }
+check "two programs of a thousand threads" wait_until eval '[ "$(threads_of "$m1")" -gt 1000 ] && [ "$(threads_of "$m2")" -gt 1000 ]'
+before=$(refused)
+for i in $(seq 20); do
+        as_user busctl --user call org.qosd.Focus1 /org/qosd/Focus1 org.qosd.Focus1 SetFocus si kwin "$m1"
+        as_user busctl --user call org.qosd.Focus1 /org/qosd/Focus1 org.qosd.Focus1 SetFocus si kwin "$m2"
+done
+check "switching in a loop: refused once the budget is spent" wait_until eval '[ "$(refused)" -gt "$before" ]'
+check "qosd answers meanwhile" timeout 2 qosctl status
+check "the last focus arrives: the second program user-interactive" eval 'QOS_WAIT=600 wait_until nice_is "$m2" -20'
+check "the first held" wait_until nice_is "$m1" 0
+kill_scope app-many1
+kill_scope app-many2
+rm -f "$RULES/ui-many.conf"
+
 # Claims qosd must refuse: from alice's session that is not the active
 # one, and from bob, who is not at the seat.
 before=$(refused)
