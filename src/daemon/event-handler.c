@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <inttypes.h>
 
 #include "clock.h"
 #include "event-handler.h"
@@ -17,8 +18,8 @@
 #define RESCAN_DELAY_USEC (50 * 1000)
 /* A storm that keeps overflowing the queue would keep qosd scanning: the
  * wait before the next scan is at least this many times what the last
- * one took, so rescans take at most a tenth of a CPU. */
-#define RESCAN_COST_FACTOR 9
+ * one took, so rescans take at most a twentieth of a CPU. */
+#define RESCAN_COST_FACTOR 19
 
 static uint64_t rescan_delay(const Manager *m) {
         uint64_t d = m->rescan_cost_usec * RESCAN_COST_FACTOR;
@@ -110,9 +111,13 @@ void manager_on_proc_event(const ProcEvent *ev, void *userdata) {
 static int on_rescan_timer(sd_event_source *s, uint64_t usec, void *userdata) {
         Manager *m = userdata;
         sd_event_source_set_enabled(s, SD_EVENT_OFF);
-        uint64_t start = clock_usec(CLOCK_MONOTONIC);
+        /* Its CPU time: on a busy machine the wall clock would count the
+         * others' time as qosd's, and delay the next scan for nothing. */
+        uint64_t start = clock_usec(CLOCK_THREAD_CPUTIME_ID);
         scan_all(m, "events were lost");
-        m->rescan_cost_usec = clock_usec(CLOCK_MONOTONIC) - start;
+        m->rescan_cost_usec = clock_usec(CLOCK_THREAD_CPUTIME_ID) - start;
+        log_debug("rescan: %" PRIu64 " µs of CPU; the next one after a loss waits %" PRIu64 " ms at least",
+                  m->rescan_cost_usec, rescan_delay(m) / 1000);
         return 0;
 }
 

@@ -24,7 +24,7 @@
 #define MAX_CPUS 1024
 /* Messages taken per wake-up before returning to the loop, so that D-Bus
  * calls and signals are served during a fork storm. */
-#define BATCH 512
+#define BATCH 128
 
 /* One message as the kernel sends it: netlink header, connector header,
  * one proc event; VLEN of them per recvmmsg(). */
@@ -39,6 +39,22 @@
  * handled at once. */
 #define STORM_WINDOW_USEC (10 * 1000)
 #define STORM_EVENTS 100
+/* And a ceiling: a program can make events far faster than anyone needs
+ * them handled (a thread renaming itself in a loop: over 600,000 a
+ * second). Past WINDOW_EVENTS_MAX in a window the socket rests until the
+ * window ends, so reading events costs qosd a few percent of a CPU at
+ * most; what the kernel cannot queue meanwhile is dropped and counted,
+ * and the rescan that follows (itself within its budget, event-handler.c)
+ * converges. 12,800 events a second is more than a parallel build makes. */
+#define WINDOW_EVENTS_MAX BATCH
+/* At the ceiling the kernel's queue fills with seconds of a storm's events,
+ * and whatever happens meanwhile waits behind them, or is dropped unseen
+ * until the reading reaches the hole. Past SHED_BYTES queued (about a
+ * thousand events) the queue is thrown away instead: a new socket, the
+ * old one closed, counted as lost, and the rescan converges; at most once
+ * every SHED_EVERY_USEC, a socket costs a few system calls. */
+#define SHED_BYTES (1024 * 1024)
+#define SHED_EVERY_USEC (100 * 1000)
 /* A read error that is not a lost event (EAGAIN, EINTR, ENOBUFS) leaves a
  * socket qosd cannot trust: it is closed and a new one opened, at once
  * the first time; if the new one fails again within REOPEN_CALM_USEC, the
@@ -62,6 +78,7 @@ struct EventSource {
         Backoff backoff;
         uint64_t window_start;  /* CLOCK_MONOTONIC µs */
         uint64_t window_events;
+        uint64_t last_shed;     /* CLOCK_MONOTONIC µs of the last shed() */
         EventSourceOps ops;
         void *userdata;
         EventSourceStats stats;
@@ -258,6 +275,28 @@ static int on_rested(sd_event_source *es, uint64_t usec, void *userdata) {
         return s->io ? sd_event_source_set_enabled(s->io, SD_EVENT_ON) : 0;
 }
 
+static int open_socket(EventSource *s);
+
+/* Drop what the kernel has queued: the new socket first, so that no event
+ * falls between the two. */
+static void shed(EventSource *s) {
+        int old_fd = s->fd;
+        sd_event_source *old_io = s->io;
+
+        s->fd = -1;
+        s->io = NULL;
+        if (open_socket(s) < 0) {
+                s->fd = old_fd;
+                s->io = old_io;
+                return;
+        }
+        sd_event_source_disable_unref(old_io);
+        subscribe(old_fd, PROC_CN_MCAST_IGNORE);
+        close(old_fd);
+        s->stats.enobufs++;
+        s->ops.lost("an event storm: the queued events were dropped", s->userdata);
+}
+
 /* Count the events of this window; in a storm, rest the socket. */
 static void maybe_rest(EventSource *s, int taken) {
         uint64_t now;
@@ -268,9 +307,18 @@ static void maybe_rest(EventSource *s, int taken) {
                 s->window_events = 0;
         }
         s->window_events += (uint64_t) taken;
-        if (s->rest_usec == 0 || s->window_events <= STORM_EVENTS)
+        uint64_t until = now + s->rest_usec;
+        if (s->window_events >= WINDOW_EVENTS_MAX) {
+                uint64_t queued;
+                if (now - s->last_shed >= SHED_EVERY_USEC && event_source_queued(s, &queued) >= 0 &&
+                    queued > SHED_BYTES) {
+                        s->last_shed = now;
+                        shed(s);
+                }
+                until = s->window_start + STORM_WINDOW_USEC;
+        } else if (s->rest_usec == 0 || s->window_events <= STORM_EVENTS)
                 return;
-        if (sd_event_source_set_time(s->rest, now + s->rest_usec) < 0 ||
+        if (sd_event_source_set_time(s->rest, until) < 0 ||
             sd_event_source_set_enabled(s->rest, SD_EVENT_ONESHOT) < 0)
                 return;
         s->stats.rests++;
@@ -380,7 +428,9 @@ int event_source_new(sd_event *e, int rcvbuf, uint64_t rest_usec, const EventSou
         s->rest_usec = rest_usec;
         s->rcvbuf_asked = rcvbuf;
         s->backoff = (Backoff) BACKOFF_INIT(REOPEN_MIN_USEC, REOPEN_MAX_USEC, REOPEN_CALM_USEC);
-        r = sd_event_add_time(e, &s->rest, CLOCK_MONOTONIC, 0, 0, on_rested, s);
+        /* Accuracy 1 µs: sd-event's default (250 ms) would turn a rest
+         * of a few hundred µs into anything up to a quarter second. */
+        r = sd_event_add_time(e, &s->rest, CLOCK_MONOTONIC, 0, 1, on_rested, s);
         if (r >= 0)
                 r = sd_event_source_set_enabled(s->rest, SD_EVENT_OFF);
         if (r >= 0)

@@ -99,10 +99,10 @@ int focus_method_set_focus(sd_bus_message *msg, void *userdata, sd_bus_error *er
         }
         /* The claim dies with the connection: a source that crashed must
          * not leave its last window in front for good. */
-        uint64_t start = clock_usec(CLOCK_MONOTONIC);
+        uint64_t start = clock_usec(CLOCK_THREAD_CPUTIME_ID); /* qosd's time, not the others' */
         r = focus_set(m, source, owner, sd_bus_message_get_sender(msg), &tgid, pid > 0);
         if (!trusted)
-                focus_budget_charge(m, caller.uid, clock_usec(CLOCK_MONOTONIC) - start);
+                focus_budget_charge(m, caller.uid, clock_usec(CLOCK_THREAD_CPUTIME_ID) - start);
         if (r < 0)
                 return r;
         return sd_bus_reply_method_return(msg, "");

@@ -58,7 +58,7 @@ typedef struct Manager {
         Broker *broker;         /* SetThreadClass (broker.c) */
         Focus *focus;           /* the foreground gate and its sources (focus.h) */
         sd_event_source *rescan_timer;  /* pending rescan after an event loss */
-        uint64_t rescan_cost_usec;      /* what the last such rescan took */
+        uint64_t rescan_cost_usec;      /* the CPU time the last such rescan took */
         sd_event_source *renames_timer; /* renamed threads' work due (renames.h) */
         sd_event_source *periodic_timer;
 

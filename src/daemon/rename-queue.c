@@ -38,7 +38,7 @@ static int pending_push(RenameQueue *q, pid_t tgid) {
 static void work_add(RenameWork *w, pid_t tid) {
         if (w->whole)
                 return;
-        if (tid == w->tgid || w->n_tids == RENAME_TIDS_MAX) {
+        if (w->n_tids == RENAME_TIDS_MAX) {
                 w->whole = true;
                 w->n_tids = 0;
                 return;

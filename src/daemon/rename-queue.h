@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Thread renames of matched processes, coalesced, with a budget per
  * process. A rename is one cheap system call for a program and work for
- * qosd: one thread evaluated again, or every thread of the process when
- * the main thread (whose name the rules match) is renamed. So renames are
- * only noted when they happen; the work is done once per batch of events,
- * each renamed thread once, and a process gets at most RENAME_RATE thread
- * evaluations a second (bursts of RENAME_BURST): a program that renames
- * its threads in a loop waits for its new classes, qosd and everyone else
- * do not. Pure: the clock is passed in. */
+ * qosd: the renamed thread evaluated again (its [Thread:] rule; the
+ * process's rules match its executable and command line, never a thread's
+ * name, the main thread's included). So renames are only noted when they
+ * happen; the work is done once per batch of events, each renamed thread
+ * once, and a process gets at most RENAME_RATE thread evaluations a second
+ * (bursts of RENAME_BURST): a program that renames its threads in a loop
+ * waits for its new classes, qosd and everyone else do not. Pure: the
+ * clock is passed in. */
 #pragma once
 
 #include <stdbool.h>
@@ -17,15 +18,15 @@
 
 #include "pid-map.h"
 
-#define RENAME_RATE 2000.0
-#define RENAME_BURST 4000.0
+#define RENAME_RATE 500.0
+#define RENAME_BURST 2000.0
 /* Renamed threads remembered one by one; beyond, the whole process. */
 #define RENAME_TIDS_MAX 32
 
 typedef struct RenameWork {
         pid_t tgid;
         uint64_t start_time;    /* the process's, as qosd knew it when noted */
-        bool whole;             /* every thread (the main thread was renamed, or many) */
+        bool whole;             /* every thread (more were renamed than tids holds) */
         size_t n_tids;
         pid_t tids[RENAME_TIDS_MAX];
 } RenameWork;
@@ -36,8 +37,8 @@ typedef struct RenameQueue {
         size_t n_pending, n_alloc;
 } RenameQueue;
 
-/* Note a rename of tid (tgid itself: the main thread) in process tgid,
- * started at start_time. -ENOMEM only. */
+/* Note a rename of thread tid of process tgid, started at start_time.
+ * -ENOMEM only. */
 int rename_queue_note(RenameQueue *q, pid_t tgid, uint64_t start_time, pid_t tid);
 
 /* Take the next process whose budget allows its work now: true and *ret,

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <inttypes.h>
+
 #include "clock.h"
 #include "log.h"
 #include "renames.h"
 #include "scan.h"
 #include "task-control.h"
 
-/* One process's renames: every thread after the main thread's (its name
- * is what the rules match), else the renamed threads. How many threads
- * were evaluated, for the budget. */
+/* One process's renames: the renamed threads, or every thread when there
+ * were too many to list. How many threads were evaluated, for the budget. */
 static size_t do_work(Manager *m, const RenameWork *w) {
         ProcessRecord *p = process_table_get_current(&m->procs, w->tgid);
         if (!p || p->start_time != w->start_time || !p->matched)
@@ -43,7 +44,10 @@ static int on_renames_due(sd_event_source *s, uint64_t usec, void *userdata) {
         uint64_t wake = 0;
 
         while (rename_queue_take(&m->renames, clock_usec(CLOCK_MONOTONIC), &w, &wake)) {
+                uint64_t t0 = clock_usec(CLOCK_THREAD_CPUTIME_ID);
                 size_t n = do_work(m, &w);
+                log_debug("renames in process %d: %zu thread(s) evaluated, %" PRIu64 " µs of CPU", (int) w.tgid, n,
+                          clock_usec(CLOCK_THREAD_CPUTIME_ID) - t0);
                 rename_queue_charge(&m->renames, w.tgid, n, clock_usec(CLOCK_MONOTONIC));
         }
         if (wake)

@@ -8,7 +8,7 @@
 #include "manager.h"
 #include "process-table.h"
 
-/* Thread tid of process p was renamed (tid == p->pid: the main thread). */
+/* Thread tid of process p was renamed (the main thread too: tid == p->pid). */
 void renames_note(Manager *m, const ProcessRecord *p, pid_t tid);
 
 /* Process tgid exited. */
