@@ -79,8 +79,12 @@ int unescape_bytes(const char *s, EscapeKeep keep, char **ret) {
         return 0;
 }
 
+/* What sd-bus takes, less the backslash. The D-Bus specification allows
+ * the noncharacters now; sd-bus refuses them, and the reply with them. */
 static size_t utf8_kept(const char *s, bool first) {
-        return *s == '\\' ? 0 : utf8_sequence(s);
+        uint32_t c;
+        size_t n = *s == '\\' ? 0 : utf8_decode(s, &c);
+        return n > 0 && !utf8_is_noncharacter(c) ? n : 0;
 }
 
 char *utf8_escape(const char *s) {

@@ -25,10 +25,11 @@ char *escape_bytes(const char *s, EscapeKeep keep);
  * byte that stays), -ENOMEM. */
 int unescape_bytes(const char *s, EscapeKeep keep, char **ret);
 
-/* Any bytes as valid UTF-8, which D-Bus requires of every string: bytes
- * that are not part of valid UTF-8 become \xNN, and so does the backslash,
- * so that the text reads back to the very bytes (utf8_unescape). The rest,
- * control characters included, stays: showing text safely is the
- * reader's part. NULL when out of memory. */
+/* Any bytes as a string sd-bus takes: bytes that are not part of valid
+ * UTF-8 become \xNN, and so do the bytes of a noncharacter (U+FFFF, which
+ * sd-bus refuses although it is UTF-8) and the backslash, so that the text
+ * reads back to the very bytes (utf8_unescape). The rest, control
+ * characters included, stays: showing text safely is the reader's part.
+ * NULL when out of memory. */
 char *utf8_escape(const char *s);
 int utf8_unescape(const char *s, char **ret);

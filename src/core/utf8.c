@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include <stdint.h>
-
 #include "utf8.h"
 
-size_t utf8_sequence(const char *str) {
+size_t utf8_decode(const char *str, uint32_t *ret) {
         const unsigned char *s = (const unsigned char *) str;
         size_t n;
         uint32_t c;
 
-        if (s[0] < 0x80)
+        if (s[0] < 0x80) {
+                *ret = s[0];
                 return 1;
+        }
         if (s[0] >= 0xc2 && s[0] <= 0xdf)
                 n = 2, c = s[0] & 0x1f;
         else if (s[0] >= 0xe0 && s[0] <= 0xef)
@@ -25,7 +25,17 @@ size_t utf8_sequence(const char *str) {
         }
         if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
                 return 0;
+        *ret = c;
         return n;
+}
+
+size_t utf8_sequence(const char *s) {
+        uint32_t c;
+        return utf8_decode(s, &c);
+}
+
+bool utf8_is_noncharacter(uint32_t c) {
+        return (c >= 0xfdd0 && c <= 0xfdef) || (c & 0xfffe) == 0xfffe;
 }
 
 bool utf8_is_valid(const char *s) {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Any bytes as valid UTF-8 for D-Bus: text stays as it is, everything else
+/* Any bytes as a string sd-bus takes: text stays as it is, everything else
  * becomes \xNN, and the escaped text always reads back to the very bytes. */
 #include <errno.h>
 #include <setjmp.h>
@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <systemd/sd-bus.h>
 
 #include "utf8-escape.h"
 #include "utf8.h"
@@ -35,6 +37,32 @@ static void test_sequence(void **state) {
         assert_true(utf8_is_valid("Web Content 原神 😀\t\x1b"));
         assert_false(utf8_is_valid("A\xff" "B"));
         assert_false(utf8_is_valid("ab\xe5\x8e"));
+        /* Noncharacters are UTF-8. */
+        assert_true(utf8_is_valid("\xef\xbf\xbf\xef\xb7\x90\xf4\x8f\xbf\xbe"));
+        uint32_t c;
+        assert_int_equal(utf8_decode("\xef\xbf\xbf", &c), 3);
+        assert_true(utf8_is_noncharacter(c));
+        assert_int_equal(utf8_decode("\xef\xbf\xbd", &c), 3); /* U+FFFD, the replacement character */
+        assert_false(utf8_is_noncharacter(c));
+        assert_int_equal(utf8_decode("\xef\xb7\x8f", &c), 3); /* U+FDCF, just before them */
+        assert_false(utf8_is_noncharacter(c));
+        assert_int_equal(utf8_decode("\xf3\xbf\xbf\xbe", &c), 4); /* U+FFFFE */
+        assert_true(utf8_is_noncharacter(c));
+}
+
+/* Whether sd-bus takes s as a string argument: its check, not ours. */
+static bool bus_takes(const char *s) {
+        static sd_bus *bus;
+        sd_bus_message *m = NULL;
+        int sv[2];
+        if (!bus) /* a bus that never talks: enough to build messages */
+                assert_true(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0 && sd_bus_new(&bus) >= 0 &&
+                            sd_bus_set_fd(bus, sv[0], sv[0]) >= 0 && sd_bus_start(bus) >= 0);
+        assert_true(sd_bus_message_new_method_call(bus, &m, "org.qosd.QoS1", "/org/qosd/QoS1",
+                                                   "org.qosd.QoS1.Manager", "Test") >= 0);
+        int r = sd_bus_message_append(m, "s", s);
+        sd_bus_message_unref(m);
+        return r >= 0;
 }
 
 static void round_trip(const char *s, const char *want) {
@@ -43,6 +71,8 @@ static void round_trip(const char *s, const char *want) {
         if (want)
                 assert_string_equal(e, want);
         assert_true(utf8_is_valid(e));
+        if (!bus_takes(e))
+                fail_msg("sd-bus refuses '%s'", e);
         assert_int_equal(utf8_unescape(e, &back), 0);
         assert_string_equal(back, s);
         free(back);
@@ -73,6 +103,39 @@ static void test_escaped(void **state) {
         round_trip("\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80");
         round_trip("原\xff神", "原\\xff神");
         round_trip("x\377.conf:0: cannot read", "x\\xff.conf:0: cannot read");
+        /* Noncharacters: UTF-8 that sd-bus refuses all the same. */
+        round_trip("N\xef\xbf\xbf", "N\\xef\\xbf\\xbf");
+        round_trip("\xef\xb7\x90", "\\xef\\xb7\\x90");
+        round_trip("\xf3\xbf\xbf\xbf", "\\xf3\\xbf\\xbf\\xbf");
+        round_trip("\xef\xbf\xbd \xef\xb7\x8f", "\xef\xbf\xbd \xef\xb7\x8f");
+}
+
+/* What sd-bus takes, without a backslash, stays as it is: qosd escapes
+ * only what it must. Every character of three bytes, and a sample of four. */
+static void test_only_what_must(void **state) {
+        char s[5] = {};
+        for (unsigned a = 0xe0; a <= 0xef; a++)
+                for (unsigned b = 0x80; b <= 0xbf; b++)
+                        for (unsigned c = 0x80; c <= 0xbf; c++) {
+                                s[0] = (char) a, s[1] = (char) b, s[2] = (char) c;
+                                char *e = utf8_escape(s);
+                                assert_non_null(e);
+                                if (bus_takes(s) != (strcmp(e, s) == 0))
+                                        fail_msg("%02x %02x %02x: sd-bus %s it, escaped as '%s'", a, b, c,
+                                                 bus_takes(s) ? "takes" : "refuses", e);
+                                free(e);
+                        }
+        for (unsigned a = 0xf0; a <= 0xf4; a++)
+                for (unsigned b = 0x80; b <= 0xbf; b++)
+                        for (unsigned d = 0xbc; d <= 0xbf; d++) {
+                                s[0] = (char) a, s[1] = (char) b, s[2] = (char) 0xbf, s[3] = (char) d;
+                                char *e = utf8_escape(s);
+                                assert_non_null(e);
+                                if (bus_takes(s) != (strcmp(e, s) == 0))
+                                        fail_msg("%02x %02x bf %02x: sd-bus %s it, escaped as '%s'", a, b, d,
+                                                 bus_takes(s) ? "takes" : "refuses", e);
+                                free(e);
+                        }
 }
 
 /* Every string of one or two bytes, and of three from a sample: the
@@ -159,6 +222,7 @@ int main(void) {
                 cmocka_unit_test(test_sequence),
                 cmocka_unit_test(test_text_stays),
                 cmocka_unit_test(test_escaped),
+                cmocka_unit_test(test_only_what_must),
                 cmocka_unit_test(test_all_short),
                 cmocka_unit_test(test_random),
                 cmocka_unit_test(test_unique),
