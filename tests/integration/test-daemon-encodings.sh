@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Names qosd does not choose, as root sees them: a user's threads named
-# with bytes that are not UTF-8, with terminal escapes and with a C1
-# control, and a user's rule files named with bytes that are not UTF-8.
+# with bytes that are not UTF-8, with terminal escapes, with a C1 control
+# and with a noncharacter (UTF-8 that sd-bus refuses), and a user's rule
+# files named with bytes that are not UTF-8.
 # D-Bus carries only UTF-8, so one such name must not make qosd's answers
 # fail for everyone; and qosctl must show every such name escaped (\xNN),
 # never send it raw to root's terminal.
@@ -46,15 +47,17 @@ start_qosd
 
 # --- Threads of the user's, named from inside themselves (as prctl lets
 # any program do): bytes that are not UTF-8, an OSC title and a screen
-# clear, a C1 CSI.
+# clear, a C1 CSI, U+FFFF.
 invalid=$(printf 'A\377B')
 escapes=$(printf '\033]0;PWNED\007\033[2J')
 c1=$(printf 'C\302\2332J')
-AS_USER=$user start_threads "$invalid" "$escapes" "$c1"
+nonchar=$(printf 'N\357\277\277')
+AS_USER=$user start_threads "$invalid" "$escapes" "$c1" "$nonchar"
 t_invalid=$(tid_of "$invalid")
 t_escapes=$(tid_of "$escapes")
 t_c1=$(tid_of "$c1")
-for t in "$t_invalid" "$t_escapes" "$t_c1"; do
+t_nonchar=$(tid_of "$nonchar")
+for t in "$t_invalid" "$t_escapes" "$t_c1" "$t_nonchar"; do
         [ -n "$t" ] || fail "the named threads did not start"
 done
 # The helper's process (THREADS_PID is runuser's).
@@ -65,6 +68,7 @@ assert_contains "$OUT" "$t_invalid" "ps -a lists the thread"
 assert_contains "$OUT" 'A\xffB' "ps -a shows the byte escaped"
 assert_contains "$OUT" '\x1b]0;PWNED\x07\x1b[2J' "ps -a shows the escapes escaped"
 assert_contains "$OUT" 'C\xc2\x9b2J' "ps -a shows the C1 control escaped"
+assert_contains "$OUT" 'N\xef\xbf\xbf' "ps -a shows the noncharacter escaped"
 ok "qosctl ps -a as root: every thread listed, names escaped"
 
 qosctl_ok "explain of a thread named with bytes that are not UTF-8" explain "$t_invalid"
@@ -72,6 +76,8 @@ assert_contains "$OUT" "$t_invalid (A\\xffB)" "explain names the thread escaped"
 qosctl_ok "explain of a thread named with terminal escapes" explain "$t_escapes"
 assert_contains "$OUT" '(\x1b]0;PWNED\x07\x1b[2J)' "explain names the thread escaped"
 qosctl_ok "explain of a thread named with a C1 control" explain "$t_c1"
+qosctl_ok "explain of a thread named with a noncharacter" explain "$t_nonchar"
+assert_contains "$OUT" "$t_nonchar (N\\xef\\xbf\\xbf)" "explain names the thread escaped"
 ok "qosctl explain as root: names escaped"
 
 qosctl_ok "top beside the named threads" top -b -n 1 -p "$pid"
