@@ -7,6 +7,8 @@
 
 #include "bus-client.h"
 #include "cli.h"
+#include "macro.h"
+#include "term-escape.h"
 
 static int error_exit_code(const char *what, const sd_bus_error *error, int r) {
         if (sd_bus_error_has_names(error, SD_BUS_ERROR_SERVICE_UNKNOWN, SD_BUS_ERROR_NAME_HAS_NO_OWNER)) {
@@ -14,8 +16,9 @@ static int error_exit_code(const char *what, const sd_bus_error *error, int r) {
                         QOS_BUS_NAME);
                 return EXIT_NODAEMON;
         }
-        fprintf(stderr, "qosctl: %s: %s\n", what,
-                error && error->message ? error->message : strerror(-r));
+        /* qosd's message may quote names and files of others. */
+        _cleanup_free_ char *message = term_escape_lines(error && error->message ? error->message : strerror(-r));
+        fprintf(stderr, "qosctl: %s: %s\n", what, message ?: "?");
         if (sd_bus_error_has_names(error, SD_BUS_ERROR_ACCESS_DENIED))
                 return EXIT_DENIED;
         if (sd_bus_error_has_names(error, QOS_BUS_ERROR_NO_SUCH_TASK))

@@ -11,7 +11,9 @@
 #include "cli.h"
 #include "group.h"
 #include "kernel-caps.h"
+#include "macro.h"
 #include "proc.h"
+#include "term-escape.h"
 
 static const char *root_override;
 
@@ -173,7 +175,8 @@ int cli_report_apply_error(pid_t tid, int r, const ApplyResult *res, QClass c) {
 
 void cli_print_changes(pid_t tid, const char *comm, const ApplyResult *res) {
         char a[TASK_ATTR_VALUE_MAX], b[TASK_ATTR_VALUE_MAX];
-        printf("%d (%s):", (int) tid, comm);
+        _cleanup_free_ char *name = term_escape(comm); /* the thread names itself */
+        printf("%d (%s):", (int) tid, name ?: "?");
         if (res->changed == 0 && !(res->before.reset_on_fork != res->after.reset_on_fork))
                 printf(" unchanged");
         for (Knob k = 0; k < _KNOB_MAX; k++) {
@@ -206,4 +209,19 @@ int cli_apply_to_thread(pid_t tid, QClass c, bool verbose, bool vanished_ok) {
                 cli_print_changes(tid, comm, &res);
         }
         return EXIT_OK;
+}
+
+void cli_print_diags(const DiagList *l) {
+        for (size_t i = 0; i < l->n; i++) {
+                _cleanup_free_ char *text = NULL, *shown = NULL;
+                size_t len;
+                FILE *f = open_memstream(&text, &len);
+                if (!f)
+                        return;
+                diag_format(&l->items[i], f);
+                if (fclose(f) != 0)
+                        return;
+                shown = term_escape_lines(text);
+                fputs(shown ?: "?\n", stderr);
+        }
 }

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "qclass.h"
+#include "rules.h"
 #include "task-apply.h"
 
 /* Exit codes scripts can rely on (documented in qosctl(1)). */
@@ -66,6 +67,10 @@ void cli_print_changes(pid_t tid, const char *comm, const ApplyResult *res);
  * exit code. A thread that has exited counts as success when
  * vanished_ok (it was one of many, seen a moment ago). */
 int cli_apply_to_thread(pid_t tid, QClass c, bool verbose, bool vanished_ok);
+
+/* The loader's messages to stderr, one a line, escaped for the terminal:
+ * they quote file names and the files' text, which others may write. */
+void cli_print_diags(const DiagList *l);
 
 /* The subcommands, one file each. */
 int cmd_classes(int argc, char **argv);

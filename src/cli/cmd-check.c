@@ -153,7 +153,7 @@ int cmd_check(int argc, char **argv) {
                 fflush(stdout);
         }
         (void) diag_list_sort(&diag); /* unsorted is still readable */
-        diag_list_print(&diag, stderr);
+        cli_print_diags(&diag);
 
         errors += (int) diag_list_count(&diag, LOG_ERR);
         size_t warnings = diag_list_count(&diag, LOG_WARNING);

@@ -4,6 +4,8 @@
 
 #include "bus-client.h"
 #include "cli.h"
+#include "macro.h"
+#include "term-escape.h"
 
 static void help(void) {
         printf("Usage: qosctl explain PID|TID\n\n"
@@ -36,8 +38,14 @@ int cmd_explain(int argc, char **argv) {
         while (r > 0) {
                 const char *key, *value;
                 r = sd_bus_message_read(reply, "(ss)", &key, &value);
-                if (r > 0)
-                        printf("%-19s %s\n", key, value);
+                if (r <= 0)
+                        break;
+                /* The thread's name, its command line, paths: the owner's words. */
+                _cleanup_free_ char *k = term_escape(key), *v = term_escape(value);
+                if (!k || !v)
+                        r = -ENOMEM;
+                else
+                        printf("%-19s %s\n", k, v);
         }
         sd_bus_message_unref(reply);
         return r < 0 ? EXIT_FAIL : EXIT_OK;

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "macro.h"
 #include "proc.h"
+#include "term-escape.h"
 
 static void help(void) {
         printf("Usage: qosctl foreground [PID...]\n"
@@ -43,7 +44,8 @@ static int list(void) {
                 int32_t pid;
                 char comm[PROC_COMM_MAX];
                 memcpy(&pid, (const char *) data + i * sizeof pid, sizeof pid);
-                printf("%d %s\n", pid, proc_comm(pid, pid, comm) >= 0 ? comm : "?");
+                _cleanup_free_ char *name = proc_comm(pid, pid, comm) >= 0 ? term_escape(comm) : NULL;
+                printf("%d %s\n", pid, name ?: "?");
         }
         if (!gate)
                 fprintf(stderr, "qosctl foreground: no source has set the foreground; `qosctl status` "

@@ -10,6 +10,7 @@
 #include "kernel-caps.h"
 #include "macro.h"
 #include "proc.h"
+#include "term-escape.h"
 
 static void help(void) {
         printf("Usage: qosctl get -p TID [-a]\n\n"
@@ -55,15 +56,18 @@ static int print_thread(pid_t tid) {
         if (r < 0)
                 return r;
         (void) proc_comm(0, tid, comm);
+        _cleanup_free_ char *name = term_escape(comm); /* the thread names itself */
         QClass q = class_from_attr(&a, caps);
-        printf("%-8d %-16s %-17s", (int) tid, comm, q == QCLASS_UNSPECIFIED ? "custom" : qclass_to_string(q));
+        printf("%-8d %-16s %-17s", (int) tid, name ?: "?", q == QCLASS_UNSPECIFIED ? "custom" : qclass_to_string(q));
         for (size_t i = 0; i < ELEMENTSOF(shown); i++) {
                 if (!caps->supported[shown[i]])
                         printf(" %-9s", "n/a");
                 else
                         printf(" %-9s", task_attr_format_knob(&a, shown[i], buf, sizeof buf));
         }
-        printf(" %-8s %s\n", a.reset_on_fork ? "reset" : "inherit", format_group(tid, &a, group, sizeof group));
+        /* Another manager's cgroup: a path someone else chose. */
+        _cleanup_free_ char *where = term_escape(format_group(tid, &a, group, sizeof group));
+        printf(" %-8s %s\n", a.reset_on_fork ? "reset" : "inherit", where ?: "?");
         return 0;
 }
 

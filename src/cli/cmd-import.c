@@ -14,6 +14,7 @@
 #include "ananicy-import.h"
 #include "cli.h"
 #include "macro.h"
+#include "term-escape.h"
 
 static void help(void) {
         printf("Usage: qosctl import ananicy [--force] SRC DEST\n"
@@ -41,8 +42,9 @@ static int write_rule(const char *dest, const char *file, const AnanicyEntry *ru
         int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL), 0644);
         if (fd < 0) {
                 int r = negative_errno();
+                _cleanup_free_ char *name = term_escape(rule->name); /* the ananicy file's words */
                 fprintf(stderr, "%s: error: %s%s; rule '%s' not written\n", path, strerror(-r),
-                        r == -EEXIST ? " (use --force to overwrite)" : "", rule->name);
+                        r == -EEXIST ? " (use --force to overwrite)" : "", name ?: "?");
                 return 0;
         }
         FILE *f = fdopen(fd, "w");
@@ -52,7 +54,10 @@ static int write_rule(const char *dest, const char *file, const AnanicyEntry *ru
         }
         int r = ananicy_write_conf(f, rule, c);
         if (fclose(f) != 0 || r < 0) {
-                fprintf(stderr, "%s: error: %m; rule '%s' not written completely\n", path, rule->name);
+                int saved = errno; /* %m after the allocation could name another error */
+                _cleanup_free_ char *name = term_escape(rule->name);
+                fprintf(stderr, "%s: error: %s; rule '%s' not written completely\n", path, strerror(saved),
+                        name ?: "?");
                 return 0;
         }
         return 1;
@@ -123,7 +128,7 @@ int cmd_import(int argc, char **argv) {
         if (r >= 0)
                 r = import_tree(&t, dest, force, &diag, &written, &lossy);
         (void) diag_list_sort(&diag); /* unsorted is still readable */
-        diag_list_print(&diag, stderr);
+        cli_print_diags(&diag);
         if (r < 0)
                 fprintf(stderr, "qosctl import: %s: %s\n", src, strerror(-r));
         else

@@ -6,6 +6,8 @@
 
 #include "bus-client.h"
 #include "cli.h"
+#include "macro.h"
+#include "term-escape.h"
 
 static void help(void) {
         printf("Usage: qosctl profile [throughput|interactive|qos|default]\n\n"
@@ -23,14 +25,21 @@ static int show(void) {
                 return r;
         r = sd_bus_message_read(reply, "s", &name);
         if (r > 0) {
-                printf("profile: %s\n", name);
+                _cleanup_free_ char *n = term_escape(name);
+                printf("profile: %s\n", n ?: "?");
                 r = sd_bus_message_enter_container(reply, 'a', "(sss)");
         }
         while (r > 0) {
                 const char *path, *value, *status;
                 r = sd_bus_message_read(reply, "(sss)", &path, &value, &status);
-                if (r > 0)
-                        printf("  %-52s %-12s %s\n", path, *value ? value : "-", status);
+                if (r <= 0)
+                        break;
+                /* What the kernel's files hold, as qosd read them. */
+                _cleanup_free_ char *p = term_escape(path), *v = term_escape(value), *s = term_escape(status);
+                if (!p || !v || !s)
+                        r = -ENOMEM;
+                else
+                        printf("  %-52s %-12s %s\n", p, *v ? v : "-", s);
         }
         sd_bus_message_unref(reply);
         return r < 0 ? EXIT_FAIL : EXIT_OK;
@@ -49,8 +58,10 @@ int cmd_profile(int argc, char **argv) {
         if (optind == argc)
                 return show();
         r = cli_bus_call(NULL, "SetProfile", &reply, "s", argv[optind]);
-        if (r == 0 && sd_bus_message_read(reply, "s", &report) > 0)
-                printf("%s\n", report);
+        if (r == 0 && sd_bus_message_read(reply, "s", &report) > 0) {
+                _cleanup_free_ char *text = term_escape_lines(report);
+                printf("%s\n", text ?: "?");
+        }
         sd_bus_message_unref(reply);
         return r;
 }

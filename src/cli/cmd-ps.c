@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* qosctl ps: the threads qosd manages (or, with -a, every thread) with
  * their class, the rule that gave it, and the knobs in force now. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +9,8 @@
 #include "bus-client.h"
 #include "cli.h"
 #include "loan-marks.h"
+#include "macro.h"
+#include "term-escape.h"
 
 static void help(void) {
         printf("Usage: qosctl ps [-a] [-p PID]\n\n"
@@ -24,6 +27,19 @@ static void help(void) {
                "stalled:TID a user-class thread waits on a lock held by TID, of a lower\n"
                "class (raised by the loan while it waits); waits:TID another waiter;\n"
                "lent:CLASS raised by loans to CLASS.\n");
+}
+
+/* One row, every string escaped: names and paths others chose. */
+static int print_row(const CliTaskRow *t, const CliLoans *loans) {
+        _cleanup_free_ char *comm = term_escape(t->comm), *class_name = term_escape(t->class_name),
+                            *state = term_escape(t->state), *origin = term_escape(t->origin),
+                            *knobs = term_escape(t->knobs);
+        char mark[64];
+        if (!comm || !class_name || !state || !origin || !knobs)
+                return -ENOMEM;
+        printf("%-7d %-7d %-15s %-16s %-9s %-30s %-15s %s\n", t->pid, t->tid, comm, class_name, state,
+               *origin ? origin : "-", cli_loan_mark(loans, t->tid, mark, sizeof mark), knobs);
+        return 0;
 }
 
 int cmd_ps(int argc, char **argv) {
@@ -62,7 +78,6 @@ int cmd_ps(int argc, char **argv) {
                 return r;
 
         CliLoans loans;
-        char mark[64];
         cli_loans_fetch(reply, &loans);
         printf("%-7s %-7s %-15s %-16s %-9s %-30s %-15s %s\n", "PID", "TID", "COMM", "CLASS", "STATE", "RULE",
                "LOAN", "KNOBS");
@@ -70,19 +85,18 @@ int cmd_ps(int argc, char **argv) {
         CliTaskRow t;
         while (r >= 0 && (r = cli_task_row_next(reply, &t)) > 0) {
                 if (t.pid == 0 && strcmp(t.state, QOS_LIST_TASKS_TRUNCATED) == 0) {
-                        fprintf(stderr, "qosctl: incomplete list: qosd says %s\n", t.origin);
+                        _cleanup_free_ char *why = term_escape(t.origin);
+                        fprintf(stderr, "qosctl: incomplete list: qosd says %s\n", why ?: "?");
                         continue;
                 }
                 if (only && t.pid != only)
                         continue;
-                printf("%-7d %-7d %-15s %-16s %-9s %-30s %-15s %s\n", t.pid, t.tid, t.comm, t.class_name,
-                       t.state, *t.origin ? t.origin : "-", cli_loan_mark(&loans, t.tid, mark, sizeof mark),
-                       t.knobs);
+                r = print_row(&t, &loans);
         }
         cli_loans_clear(&loans);
         sd_bus_message_unref(reply);
         if (r < 0) {
-                fprintf(stderr, "qosctl: malformed reply from qosd\n");
+                fprintf(stderr, "qosctl: %s\n", r == -ENOMEM ? strerror(ENOMEM) : "malformed reply from qosd");
                 return EXIT_FAIL;
         }
         return EXIT_OK;

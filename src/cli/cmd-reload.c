@@ -4,6 +4,8 @@
 
 #include "bus-client.h"
 #include "cli.h"
+#include "macro.h"
+#include "term-escape.h"
 
 static void help(void) {
         printf("Usage: qosctl reload\n\n"
@@ -20,8 +22,10 @@ int cmd_reload(int argc, char **argv) {
         if (r >= 0)
                 return r;
         r = cli_bus_call(NULL, "Reload", &reply, "");
-        if (r == 0 && sd_bus_message_read(reply, "s", &result) > 0)
-                printf("%s\n", result);
+        if (r == 0 && sd_bus_message_read(reply, "s", &result) > 0) {
+                _cleanup_free_ char *text = term_escape_lines(result); /* it names the users' files */
+                printf("%s\n", text ?: "?");
+        }
         sd_bus_message_unref(reply);
         return r;
 }

@@ -8,6 +8,8 @@
 
 #include "bus-client.h"
 #include "cli.h"
+#include "macro.h"
+#include "term-escape.h"
 #include "sched-ext.h"
 
 static void help(void) {
@@ -50,7 +52,11 @@ static int print_property(sd_bus_message *reply, const char *name) {
                 r = sd_bus_message_read(reply, "s", &v);
                 if (r < 0)
                         return r;
-                printf("%-18s %s\n", name, v);
+                /* LastReloadMessage names the users' rule files, a line each. */
+                _cleanup_free_ char *text = term_escape_lines(v);
+                if (!text)
+                        return -ENOMEM;
+                printf("%-18s %s\n", name, text);
         } else
                 r = sd_bus_message_skip(reply, contents);
         if (r < 0)

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "macro.h"
+#include "term-escape.h"
 #include "top-format.h"
 
 /* TID, PID and COMM take 32 columns: a class's name and count sit there,
@@ -31,9 +33,11 @@ void top_format_title(const TopSnapshot *cur, const TopView *v, TopSort sort, do
                 if (cur->daemon)
                         snprintf(buf, size, "qosd: %zu of %zu threads managed; rules and groups from qosd",
                                  v->managed, v->n_rows);
-                else
+                else {
+                        _cleanup_free_ char *why = term_escape(cur->source); /* may quote qosd's error */
                         snprintf(buf, size, "%s: classes read from each thread's kernel attributes",
-                                 cur->source);
+                                 why ?: "?");
+                }
                 break;
         default:
                 if (v->interval_ns == 0)
@@ -50,8 +54,9 @@ void top_format_columns(char *buf, size_t size) {
 }
 
 void top_format_class(const TopClassTotal *c, size_t shown, char *buf, size_t size) {
+        _cleanup_free_ char *name = term_escape(c->name);
         char label[64];
-        snprintf(label, sizeof label, "%s: %zu thread%s", c->name, c->n, c->n == 1 ? "" : "s");
+        snprintf(label, sizeof label, "%s: %zu thread%s", name ?: "?", c->n, c->n == 1 ? "" : "s");
         int n = snprintf(buf, size, CLASS_FMT, label, c->cpu_pct, ms(c->wait_ns));
         if (shown < c->n && n > 0 && (size_t) n < size)
                 snprintf(buf + n, size - (size_t) n, "   (%zu shown)", shown);
@@ -59,6 +64,8 @@ void top_format_class(const TopClassTotal *c, size_t shown, char *buf, size_t si
 
 void top_format_row(const TopRow *row, char *buf, size_t size) {
         const TopThread *t = row->thread;
-        snprintf(buf, size, NUM_FMT, (int) t->tid, (int) t->pid, t->comm, row->cpu_pct, ms(row->wait_ns), t->state,
-                 *t->group ? t->group : "-", *t->rule ? t->rule : "-");
+        _cleanup_free_ char *comm = term_escape(t->comm), *state = term_escape(t->state),
+                            *group = term_escape(t->group), *rule = term_escape(t->rule);
+        snprintf(buf, size, NUM_FMT, (int) t->tid, (int) t->pid, comm ?: "?", row->cpu_pct, ms(row->wait_ns),
+                 state ?: "?", group && *group ? group : "-", rule && *rule ? rule : "-");
 }

@@ -21,5 +21,7 @@ void top_format_columns(char *buf, size_t size);
  * columns); `shown` < c->n says how many of its rows are on the screen. */
 void top_format_class(const TopClassTotal *c, size_t shown, char *buf, size_t size);
 
-/* One thread. */
+/* One thread. Here and in the lines above, what others chose (a thread's
+ * name, a rule file's path, an error quoted from qosd) is escaped for the
+ * terminal (term-escape.h). */
 void top_format_row(const TopRow *row, char *buf, size_t size);

@@ -13,6 +13,7 @@
 
 #include "proc.h"
 
+#define TOP_COMM_MAX (4 * (PROC_COMM_MAX - 1) + 1) /* from qosd, each byte may come as \xNN */
 #define TOP_CLASS_MAX 24        /* "user-interactive", "custom" */
 #define TOP_STATE_MAX 16        /* "applied", "unmanaged", ... */
 #define TOP_RULE_MAX 256        /* qosd's origin: "file:line", "inherited from ..." */
@@ -23,7 +24,7 @@ typedef struct TopThread {
         uint64_t start_time;    /* clock ticks since boot: with tid, the thread's identity */
         uint64_t cpu_ns;        /* /proc/TID/schedstat field 1: time on a CPU, since it started */
         uint64_t wait_ns;       /* field 2: time waiting on a run queue, since it started */
-        char comm[PROC_COMM_MAX];
+        char comm[TOP_COMM_MAX];
         char class[TOP_CLASS_MAX];
         char state[TOP_STATE_MAX];
         char rule[TOP_RULE_MAX];        /* "" when no rule decided */

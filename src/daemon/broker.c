@@ -26,6 +26,7 @@
 #include "scan.h"
 #include "task-control.h"
 #include "task-ref.h"
+#include "utf8-escape.h"
 
 /* The per-user bucket is this many per-process buckets: a user's programs
  * together may ask more than one program, but not without bound. */
@@ -166,9 +167,13 @@ static int method_set_thread_class(sd_bus_message *msg, void *userdata, sd_bus_e
         access_decide(&a, &v);
         log_debug("SetThreadClass(%d, %s, %d) from pid %d uid %u: %s", (int) args.tid,
                   qclass_to_string(args.class), args.relpri, (int) caller.pid, (unsigned) caller.uid, v.reason);
+        /* For the bus: the reason may name a rule file (dbus-manager.c says why). */
+        _cleanup_free_ char *reason = utf8_escape(v.reason);
+        if (!reason)
+                return -ENOMEM;
         if (v.result == ACCESS_DENIED) {
                 b->denied++;
-                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Not allowed: %s.", v.reason);
+                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Not allowed: %s.", reason);
         }
 
         format_origin(origin, sizeof origin, args.class, caller.pid, caller.uid, &v);
@@ -197,7 +202,7 @@ static int method_set_thread_class(sd_bus_message *msg, void *userdata, sd_bus_e
         else
                 b->granted++;
         overrides_recap(m, "a request was answered");
-        return sd_bus_reply_method_return(msg, "ss", qclass_to_string(v.granted), v.reason);
+        return sd_bus_reply_method_return(msg, "ss", qclass_to_string(v.granted), reason);
 }
 
 static void reevaluate_requests(Manager *m, const char *why) {

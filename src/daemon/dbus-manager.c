@@ -20,6 +20,13 @@
 #include "qos-config.h"
 #include "reload.h"
 #include "units.h"
+#include "utf8-escape.h"
+
+/* Every string qosd puts on the bus goes through utf8_escape(): sd-bus
+ * refuses one that is not valid UTF-8, and with it the whole reply, so a
+ * thread's name, a file's name or a message quoting either would make the
+ * call fail for every caller. Only qosd's own words (class and state
+ * names, numbers) go as they are. */
 
 /* Defence in depth beside the bus policy: changing methods are for a
  * caller that could change any thread itself (uid 0 and CAP_SYS_NICE;
@@ -69,8 +76,12 @@ static int add_row(Manager *m, RowSink *s, pid_t pid, pid_t tid, bool own) {
         if (task_row_fill(m, pid, tid, own, &row) < 0)
                 return 1; /* exited meanwhile: nothing to say */
         s->n++;
-        int r = sd_bus_message_append(s->reply, "(iisssss)", (int32_t) row.pid, (int32_t) row.tid, row.comm,
-                                      row.class, row.state, row.origin, row.knobs);
+        /* The origin after its cut to TaskRow's size: a cut may split a character. */
+        _cleanup_free_ char *comm = utf8_escape(row.comm), *origin = utf8_escape(row.origin);
+        if (!comm || !origin)
+                return -ENOMEM;
+        int r = sd_bus_message_append(s->reply, "(iisssss)", (int32_t) row.pid, (int32_t) row.tid, comm,
+                                      row.class, row.state, origin, row.knobs);
         return r < 0 ? r : 1;
 }
 
@@ -165,8 +176,10 @@ static int method_explain(sd_bus_message *msg, void *userdata, sd_bus_error *err
         r = sd_bus_message_new_method_return(msg, &reply);
         if (r >= 0)
                 r = sd_bus_message_open_container(reply, 'a', "(ss)");
-        for (size_t i = 0; r >= 0 && i < x.n; i++)
-                r = sd_bus_message_append(reply, "(ss)", x.lines[i].key, x.lines[i].value);
+        for (size_t i = 0; r >= 0 && i < x.n; i++) {
+                _cleanup_free_ char *key = utf8_escape(x.lines[i].key), *value = utf8_escape(x.lines[i].value);
+                r = key && value ? sd_bus_message_append(reply, "(ss)", key, value) : -ENOMEM;
+        }
         if (r >= 0)
                 r = sd_bus_message_close_container(reply);
         if (r >= 0)
@@ -211,13 +224,16 @@ static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *erro
         if (r < 0)
                 return r;
         r = reload_rules(m, false);
+        if (r < 0 && r != -EINVAL)
+                return sd_bus_error_set_errnof(error, r, "Reload failed: %s", strerror(-r));
+        /* The message names files, the users' among them. */
+        _cleanup_free_ char *message = utf8_escape(m->last_reload.message ?: "");
+        if (!message)
+                return -ENOMEM;
         if (r == -EINVAL)
                 return sd_bus_error_setf(error, QOS_BUS_ERROR_INVALID_CONFIG,
-                                         "Errors in the rules; the previous rules stay in force:\n%s",
-                                         m->last_reload.message ?: "");
-        if (r < 0)
-                return sd_bus_error_set_errnof(error, r, "Reload failed: %s", strerror(-r));
-        return sd_bus_reply_method_return(msg, "s", m->last_reload.message ?: "");
+                                         "Errors in the rules; the previous rules stay in force:\n%s", message);
+        return sd_bus_reply_method_return(msg, "s", message);
 }
 
 static int method_set_profile(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
@@ -234,9 +250,13 @@ static int method_set_profile(sd_bus_message *msg, void *userdata, sd_bus_error 
         if (r == -EINVAL)
                 return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
                                          "Unknown profile '%s' (valid: %s).", name, sched_profile_names());
+        /* The report quotes what the kernel's files hold. */
+        _cleanup_free_ char *text = utf8_escape(report ?: (r < 0 ? strerror(-r) : ""));
+        if (!text)
+                return -ENOMEM;
         if (r < 0)
-                return sd_bus_error_setf(error, QOS_BUS_ERROR_PROFILE, "%s", report ?: strerror(-r));
-        return sd_bus_reply_method_return(msg, "s", report ?: "");
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_PROFILE, "%s", text);
+        return sd_bus_reply_method_return(msg, "s", text);
 }
 
 static int method_get_profile(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
@@ -256,8 +276,11 @@ static int method_get_profile(sd_bus_message *msg, void *userdata, sd_bus_error 
                 r = sd_bus_message_append(reply, "s", sched_profile_current(m->profile));
         if (r >= 0)
                 r = sd_bus_message_open_container(reply, 'a', "(sss)");
-        for (size_t i = 0; r >= 0 && i < n; i++)
-                r = sd_bus_message_append(reply, "(sss)", st[i].path, st[i].value, st[i].status);
+        for (size_t i = 0; r >= 0 && i < n; i++) {
+                _cleanup_free_ char *path = utf8_escape(st[i].path), *value = utf8_escape(st[i].value),
+                                    *status = utf8_escape(st[i].status);
+                r = path && value && status ? sd_bus_message_append(reply, "(sss)", path, value, status) : -ENOMEM;
+        }
         if (r >= 0)
                 r = sd_bus_message_close_container(reply);
         if (r >= 0)
@@ -336,7 +359,8 @@ static int get_string(sd_bus *bus, const char *path, const char *iface, const ch
                 v = !m->settings.user_rules ? "off (UserRules=no)"
                     : m->user_rules_off     ? "off: qosd cannot read files as their user (needs CAP_SETUID and CAP_SETGID)"
                                             : "on";
-        return sd_bus_message_append(reply, "s", v);
+        _cleanup_free_ char *text = utf8_escape(v); /* the reload message names the users' files */
+        return text ? sd_bus_message_append(reply, "s", text) : -ENOMEM;
 }
 
 #define PROP_T(name, field) SD_BUS_PROPERTY(name, "t", get_##field, 0, 0)

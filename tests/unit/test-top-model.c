@@ -261,12 +261,34 @@ static void test_format(void **state) {
         top_snapshot_clear(&cur);
 }
 
+/* Names that others chose reach the terminal escaped: a thread's name with
+ * escapes, as qosd sends it, and a rule file's name it escaped already. */
+static void test_format_escaped(void **state) {
+        const Spec a[] = { { 42, 1, 0, 0, "background" } };
+        TopSnapshot prev = snapshot(0, a, 1), cur = snapshot(1 * SEC, a, 1);
+        TopView v;
+        char line[512];
+
+        snprintf(cur.threads[0].comm, sizeof cur.threads[0].comm, "\x1b]0;PWNED\a\x1b[2J");
+        snprintf(cur.threads[0].rule, sizeof cur.threads[0].rule, "/home/u/x\\xff.conf:\x9b" "1");
+        assert_int_equal(top_view_build(&prev, &cur, TOP_SORT_WAIT, &v), 0);
+        top_format_row(&v.rows[0], line, sizeof line);
+        assert_non_null(strstr(line, " \\x1b]0;PWNED\\x07\\x1b[2J "));
+        assert_non_null(strstr(line, " /home/u/x\\xff.conf:\\x9b1"));
+        assert_null(strchr(line, '\x1b'));
+
+        top_view_clear(&v);
+        top_snapshot_clear(&prev);
+        top_snapshot_clear(&cur);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_deltas),     cmocka_unit_test(test_grouping),
                 cmocka_unit_test(test_sorting),    cmocka_unit_test(test_exited),
                 cmocka_unit_test(test_tid_reused), cmocka_unit_test(test_first_snapshot),
                 cmocka_unit_test(test_fit),        cmocka_unit_test(test_format),
+                cmocka_unit_test(test_format_escaped),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
