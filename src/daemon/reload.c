@@ -42,9 +42,10 @@ static void set_status(Manager *m, bool ok, char *message) {
         m->last_reload = (ReloadStatus) { .time_usec = now_realtime(), .ok = ok, .message = message };
 }
 
+/* path is dir or in it: a refused directory is reported as itself. */
 static bool in_dir(const char *path, const char *dir) {
         size_t n = strlen(dir);
-        return strncmp(path, dir, n) == 0 && path[n] == '/';
+        return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
 /* Errors in the system directories reject a reload. A user's broken file
