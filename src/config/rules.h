@@ -38,6 +38,7 @@ typedef struct MatchResult {
         bool user_rule;         /* came from the process owner's own directory */
         QClass requested;       /* what the Class= line asked for, before the cap */
         RuleOrigin limit_origin; /* the MaxClass= line in force (path NULL: none) */
+        bool limit_user;        /* ... came from the process owner's own directory */
         bool interactive_exempt; /* AllowInteractiveInBackground=yes in the admin directory */
 } MatchResult;
 
