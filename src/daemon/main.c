@@ -301,7 +301,7 @@ static void teardown(Manager *m) {
         state_file_close(&m->state);
         ruleset_free(m->rules);
         user_dirs_free(&m->user_dirs);
-        free(m->last_reload.message);
+        reload_status_clear(&m->last_reload);
         settings_done(&m->settings);
 }
 
