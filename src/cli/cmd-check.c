@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* qosctl check: load rule files the way qosd does and say what is wrong
  * with them, file:line by file:line; --effective shows the merged result. */
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,15 +52,7 @@ static int caller_user_dir(char **ret) {
  * link that leads out of it is refused, so that check says what qosd
  * will. userdata: $HOME, or NULL. */
 static int open_as_qosd(uid_t uid, const char *path, int flags, void *userdata) {
-        const char *home = userdata;
-        if (home && tree_relative(home, path)) {
-                _cleanup_close_ int fd = open(home, O_PATH | O_DIRECTORY | O_CLOEXEC);
-                if (fd < 0)
-                        return negative_errno();
-                return tree_open(fd, home, path, flags);
-        }
-        int fd = open(path, flags | O_CLOEXEC);
-        return fd < 0 ? negative_errno() : fd;
+        return tree_open_path(userdata, path, flags);
 }
 
 typedef struct Args {

@@ -2,8 +2,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdbool.h>
 #include <linux/openat2.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,6 +64,19 @@ static int is_link(int root_fd, const char *rel) {
         if (fstat(fd, &st) < 0)
                 return negative_errno();
         return S_ISLNK(st.st_mode);
+}
+
+int tree_open_path(const char *root, const char *path, int flags) {
+        if (root && tree_relative(root, path)) {
+                struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+                                        .resolve = RESOLVE_NO_MAGICLINKS };
+                _cleanup_close_ int fd = (int) syscall(SYS_openat2, AT_FDCWD, root, &how, sizeof how);
+                if (fd < 0)
+                        return negative_errno();
+                return tree_open(fd, root, path, flags);
+        }
+        int fd = open(path, flags | O_CLOEXEC);
+        return fd < 0 ? negative_errno() : fd;
 }
 
 int tree_open(int root_fd, const char *root, const char *path, int flags) {

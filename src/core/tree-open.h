@@ -26,3 +26,9 @@ const char *tree_relative(const char *root, const char *path);
  * after 40 links, what openat2() says otherwise (-ENOSYS before Linux
  * 5.6). */
 int tree_open(int root_fd, const char *root, const char *path, int flags);
+
+/* The rule for a user's rule files, for every reader of them (qosd as the
+ * user, qosctl check, the preload): path below root with tree_open(),
+ * root itself opened here through ordinary links but no magic one; path
+ * elsewhere (root NULL: anywhere) with open(2). fd or negative errno. */
+int tree_open_path(const char *root, const char *path, int flags);

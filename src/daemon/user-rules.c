@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "fs-identity.h"
@@ -43,30 +41,11 @@ static const char *home_of(const UserDirs *d, uid_t uid) {
         return NULL;
 }
 
-/* The home as the user reaches it: the administrator's path, through
- * ordinary links but no magic one. */
-static int open_home(const char *home) {
-        struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC, .resolve = RESOLVE_NO_MAGICLINKS };
-        long fd = syscall(SYS_openat2, AT_FDCWD, home, &how, sizeof how);
-        return fd < 0 ? negative_errno() : (int) fd;
-}
-
-static int open_in_home(const char *home, const char *path, int flags) {
-        _cleanup_close_ int fd = open_home(home);
-        if (fd < 0)
-                return fd;
-        return tree_open(fd, home, path, flags);
-}
-
+/* In the home through tree_open(); outside it, the system directories a
+ * user's scope reads too, with open(2). */
 int user_open(uid_t uid, const char *path, int flags, void *userdata) {
         const char *home = home_of(userdata, uid);
-        if (!home)
-                return -ENOENT;
-        if (tree_relative(home, path))
-                return open_in_home(home, path, flags);
-        /* The system directories, which a user's scope reads too. */
-        int fd = open(path, flags | O_CLOEXEC);
-        return fd < 0 ? negative_errno() : fd;
+        return home ? tree_open_path(home, path, flags) : -ENOENT;
 }
 
 int user_fs_enter(uid_t uid, void *userdata) {
@@ -98,7 +77,7 @@ static bool has_dir_as(uid_t uid, gid_t gid, const char *home, const char *path)
         struct stat st;
         if (fs_identity_enter(uid, gid) < 0)
                 return false;
-        _cleanup_close_ int fd = open_in_home(home, path, O_PATH);
+        _cleanup_close_ int fd = tree_open_path(home, path, O_PATH);
         bool ok = fd == -EXDEV || (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode));
         user_fs_leave(uid, NULL);
         return ok;
