@@ -13,6 +13,7 @@
 #include <syslog.h>
 
 #include "rules.h"
+#include "tree-open.h"
 
 static void help(void) {
         printf("Usage: qosctl [--root DIR] check [OPTIONS] [FILE|DIR...]\n"
@@ -45,6 +46,13 @@ static int caller_user_dir(char **ret) {
                 return -EINVAL;
         }
         return r < 0 ? -ENOMEM : 0;
+}
+
+/* The caller's files as qosd opens them (tree-open.h): below $HOME, a
+ * link that leads out of it is refused, so that check says what qosd
+ * will. userdata: $HOME, or NULL. */
+static int open_as_qosd(uid_t uid, const char *path, int flags, void *userdata) {
+        return tree_open_path(userdata, path, flags);
 }
 
 typedef struct Args {
@@ -133,6 +141,7 @@ int cmd_check(int argc, char **argv) {
          * an empty (non-NULL) list keeps the system directories out. */
         static const char *const none[1];
         bool explicit = optind < argc;
+        const char *home = getenv("HOME");
         RuleSources src = {
                 .root = cli_root(),
                 .user_dirs = user_dirs,
@@ -141,6 +150,8 @@ int cmd_check(int argc, char **argv) {
                 .n_dirs = dirs.n,
                 .files = files.v,
                 .n_files = files.n,
+                .open_user = open_as_qosd,
+                .userdata = (void *) (home && *home == '/' ? home : NULL),
         };
 
         r = ruleset_load(&src, &rs, &diag);

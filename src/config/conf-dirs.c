@@ -11,6 +11,7 @@
 
 #include "conf-dirs.h"
 #include "conf-entries.h"
+#include "file-open.h"
 #include "macro.h"
 
 static bool has_suffix(const char *s, const char *suffix, size_t *ret_stem) {
@@ -33,37 +34,62 @@ int conf_dir_under_root(const char *root, const char *dir, char **ret) {
         return asprintf(ret, "%.*s%s", (int) n, root, dir) < 0 ? -ENOMEM : 0;
 }
 
-/* systemd's masks: an empty file, or a symlink to /dev/null. */
-static bool is_mask(int dfd, const char *name, const struct stat *st) {
+/* systemd's masks: a symlink to /dev/null (read, not followed: a user's
+ * opener refuses links out of the home), ... */
+static bool links_to_null(int dfd, const char *name) {
         char target[16];
         ssize_t n = readlinkat(dfd, name, target, sizeof target - 1);
-        if (n > 0) {
-                target[n] = '\0';
-                if (strcmp(target, "/dev/null") == 0)
-                        return true;
-        }
+        if (n <= 0)
+                return false;
+        target[n] = '\0';
+        return strcmp(target, "/dev/null") == 0;
+}
+
+/* ... /dev/null itself, or an empty file. */
+static bool is_mask_file(const struct stat *st) {
         if (S_ISCHR(st->st_mode) && st->st_rdev == makedev(1, 3))
                 return true;
         return S_ISREG(st->st_mode) && st->st_size == 0;
 }
 
-/* Report a directory we cannot read; a missing one is normal. */
-static int open_dir(const char *dir, DIR **ret, DiagList *diag) {
-        *ret = opendir(dir);
-        if (*ret)
+static bool is_mask(int dfd, const char *name, const struct stat *st) {
+        return links_to_null(dfd, name) || is_mask_file(st);
+}
+
+/* What path is, through the opener. */
+static int stat_via(const FileOpener *o, const char *path, struct stat *st) {
+        _cleanup_close_ int fd = file_open(o, path, O_PATH);
+        if (fd < 0)
+                return fd;
+        return fstat(fd, st) < 0 ? negative_errno() : 0;
+}
+
+/* Report a directory we cannot read; a missing one is normal. A refused
+ * one (a link out of a user's home) is an error: the user's rules there
+ * are not loaded. */
+static int open_dir(const FileOpener *o, const char *dir, DIR **ret, DiagList *diag) {
+        int r = file_opendir(o, dir, ret);
+        if (r >= 0)
                 return 1;
-        if (errno == ENOENT)
+        if (r == -ENOENT)
                 return 0;
-        return diag_add(diag, LOG_WARNING, dir, 0, "cannot read directory: %m; skipped");
+        return diag_add(diag, r == -EXDEV ? LOG_ERR : LOG_WARNING, dir, 0, "cannot read directory: %s; skipped",
+                        file_error_string(r));
 }
 
 /* What an entry is: S_IFREG, S_IFDIR (or other S_IF*), 0 when it cannot
  * be told (reported). *mask as for entry_add(). Plain files and
  * directories are told by d_type alone; only symlinks and file systems
  * without d_type cost a stat here, because most files never need one (see
- * resolve_mask()). */
-static int entry_type(DIR *d, const char *dir, const struct dirent *de, int *mask, DiagList *diag) {
+ * resolve_mask()). Through an opener (a user's directory), an entry that
+ * cannot be looked at counts as a file: reading it says why, in the same
+ * words as for any of the user's files. */
+static int entry_type(const FileOpener *o, DIR *d, const char *dir, const struct dirent *de, int *mask,
+                      DiagList *diag) {
+        _cleanup_free_ char *p = NULL;
         struct stat st;
+        int r;
+
         *mask = 0;
         if (de->d_type == DT_REG) {
                 *mask = -1;
@@ -71,30 +97,42 @@ static int entry_type(DIR *d, const char *dir, const struct dirent *de, int *mas
         }
         if (de->d_type == DT_DIR)
                 return S_IFDIR;
-        if (fstatat(dirfd(d), de->d_name, &st, 0) >= 0) {
-                *mask = is_mask(dirfd(d), de->d_name, &st);
-                return *mask ? S_IFREG : (int) (st.st_mode & S_IFMT);
+        if (!o) {
+                if (fstatat(dirfd(d), de->d_name, &st, 0) >= 0) {
+                        *mask = is_mask(dirfd(d), de->d_name, &st);
+                        return *mask ? S_IFREG : (int) (st.st_mode & S_IFMT);
+                }
+                if (conf_path_join(dir, de->d_name, &p) < 0)
+                        return -ENOMEM;
+                r = diag_add(diag, LOG_WARNING, p, 0, "cannot stat: %m; skipped");
+                return r < 0 ? r : 0;
         }
-        _cleanup_free_ char *p = NULL;
+        if (links_to_null(dirfd(d), de->d_name)) {
+                *mask = 1;
+                return S_IFREG;
+        }
         if (conf_path_join(dir, de->d_name, &p) < 0)
                 return -ENOMEM;
-        int r = diag_add(diag, LOG_WARNING, p, 0, "cannot stat: %m; skipped");
-        return r < 0 ? r : 0;
+        if (stat_via(o, p, &st) < 0)
+                return S_IFREG;
+        *mask = is_mask_file(&st);
+        return *mask ? S_IFREG : (int) (st.st_mode & S_IFMT);
 }
 
-static int scan_dropins(EntryList *l, const char *unit, const char *dir, unsigned level, DiagList *diag) {
+static int scan_dropins(const FileOpener *o, EntryList *l, const char *unit, const char *dir, unsigned level,
+                        DiagList *diag) {
         _cleanup_closedir_ DIR *d = NULL;
         struct dirent *de;
         int r;
 
-        r = open_dir(dir, &d, diag);
+        r = open_dir(o, dir, &d, diag);
         if (r <= 0)
                 return r;
         while ((de = readdir(d))) {
                 int mask;
                 if (de->d_name[0] == '.' || !has_suffix(de->d_name, ".conf", NULL))
                         continue;
-                r = entry_type(d, dir, de, &mask, diag);
+                r = entry_type(o, d, dir, de, &mask, diag);
                 if (r < 0)
                         return r;
                 if (r == 0 || r == S_IFDIR)
@@ -106,12 +144,12 @@ static int scan_dropins(EntryList *l, const char *unit, const char *dir, unsigne
         return 0;
 }
 
-static int scan_dir(EntryList *l, const char *dir, unsigned level, DiagList *diag) {
+static int scan_dir(const FileOpener *o, EntryList *l, const char *dir, unsigned level, DiagList *diag) {
         _cleanup_closedir_ DIR *d = NULL;
         struct dirent *de;
         int r;
 
-        r = open_dir(dir, &d, diag);
+        r = open_dir(o, dir, &d, diag);
         if (r <= 0)
                 return r;
         while ((de = readdir(d))) {
@@ -126,7 +164,7 @@ static int scan_dir(EntryList *l, const char *dir, unsigned level, DiagList *dia
                 bool json_d = has_suffix(name, ".json.d", NULL);
                 if (!conf && !json && !conf_d && !json_d)
                         continue;
-                int type = entry_type(d, dir, de, &mask, diag);
+                int type = entry_type(o, d, dir, de, &mask, diag);
                 if (type < 0)
                         return type;
                 if (type == 0)
@@ -148,7 +186,7 @@ static int scan_dir(EntryList *l, const char *dir, unsigned level, DiagList *dia
                         unit = strndup(name, stem + strlen(".conf"));
                         if (!unit || conf_path_join(dir, name, &sub) < 0)
                                 return -ENOMEM;
-                        r = scan_dropins(l, unit, sub, level, diag);
+                        r = scan_dropins(o, l, unit, sub, level, diag);
                         if (r < 0)
                                 return r;
                         continue;
@@ -184,17 +222,17 @@ static bool same_name(const Entry *a, const Entry *b) {
 
 /* A plain file masks when it is empty. Only the files that win are asked,
  * at most one stat each; what a lower file holds never matters. */
-static void resolve_mask(Entry *e) {
+static void resolve_mask(const FileOpener *o, Entry *e) {
         struct stat st;
         if (!e->mask_unknown)
                 return;
-        e->mask = stat(e->path, &st) >= 0 && S_ISREG(st.st_mode) && st.st_size == 0;
+        e->mask = stat_via(o, e->path, &st) >= 0 && S_ISREG(st.st_mode) && st.st_size == 0;
         e->mask_unknown = false;
 }
 
 /* The n entries of one unit, sorted by cmp_entry(); its strings are
  * copied into strings. */
-static int make_unit(Arena *strings, ConfUnit *u, Entry *e, size_t n, DiagList *diag) {
+static int make_unit(const FileOpener *o, Arena *strings, ConfUnit *u, Entry *e, size_t n, DiagList *diag) {
         int r;
 
         *u = (ConfUnit) { .kind = e[0].kind };
@@ -219,7 +257,7 @@ static int make_unit(Arena *strings, ConfUnit *u, Entry *e, size_t n, DiagList *
 
         if (have_main) {
                 u->level = e[0].level;
-                resolve_mask(&e[0]);
+                resolve_mask(o, &e[0]);
                 if (e[0].mask)
                         u->masked_by = path;
                 else
@@ -238,7 +276,7 @@ static int make_unit(Arena *strings, ConfUnit *u, Entry *e, size_t n, DiagList *
                 /* The first of each drop-in name is the highest one. */
                 bool wins = i == 0 || !same_name(&e[i], &e[i - 1]);
                 if (wins)
-                        resolve_mask(&e[i]);
+                        resolve_mask(o, &e[i]);
                 if (!have_main || u->masked_by || !wins || e[i].mask)
                         r = ignore(strings, u, &e[i]);
                 else
@@ -263,17 +301,17 @@ bool conf_dirs_exceed(const char *const *dirs, size_t n_dirs, size_t limit) {
 }
 
 int conf_layout_build(ConfLayout *ret, const char *const *dirs, size_t n_dirs, DiagList *diag) {
-        return conf_layout_build_capped(ret, dirs, n_dirs, NULL, diag);
+        return conf_layout_build_capped(ret, dirs, n_dirs, NULL, NULL, diag);
 }
 
 int conf_layout_build_capped(ConfLayout *ret, const char *const *dirs, size_t n_dirs, const ConfCap *cap,
-                             DiagList *diag) {
+                             const FileOpener *o, DiagList *diag) {
         EntryList l = { .cap = cap && cap->max_files != SIZE_MAX ? cap : NULL };
         ConfLayout layout = {};
         int r = 0;
 
         for (size_t i = 0; i < n_dirs && r >= 0; i++)
-                r = scan_dir(&l, dirs[i], (unsigned) i, diag);
+                r = scan_dir(o, &l, dirs[i], (unsigned) i, diag);
         if (r >= 0)
                 r = entry_list_take_capped(&l, diag);
         if (r < 0)
@@ -297,7 +335,7 @@ int conf_layout_build_capped(ConfLayout *ret, const char *const *dirs, size_t n_
                         goto finish;
                 }
                 layout.units = u;
-                r = make_unit(layout.strings, &layout.units[layout.n_units++], &l.items[i], j - i, diag);
+                r = make_unit(o, layout.strings, &layout.units[layout.n_units++], &l.items[i], j - i, diag);
                 if (r < 0)
                         goto finish;
                 i = j;

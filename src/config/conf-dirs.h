@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "arena.h"
+#include "file-open.h"
 #include "rules.h"
 
 typedef enum UnitKind {
@@ -58,9 +59,11 @@ typedef struct ConfCap {
         const char *setting;
 } ConfCap;
 
-/* conf_layout_build() within cap (NULL: none). */
+/* conf_layout_build() within cap (NULL: none), every directory and file
+ * looked at through o (NULL: open(2); file-open.h). With an opener, an
+ * entry it cannot open counts as a file, to be reported when it is read. */
 int conf_layout_build_capped(ConfLayout *ret, const char *const *dirs, size_t n_dirs, const ConfCap *cap,
-                             DiagList *diag);
+                             const FileOpener *o, DiagList *diag);
 
 /* Whether dirs hold more than limit entries in all (files, drop-in
  * directories, masks alike), reading no further than needed to tell: the

@@ -18,13 +18,17 @@
  * controlling one, and only a regular file, checked on the open fd, is
  * read. A regular file cannot block a read, and the read stops at max. */
 int read_text_file(const char *path, size_t max, char **ret, size_t *ret_len) {
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        return read_text_file_via(NULL, path, max, ret, ret_len);
+}
+
+int read_text_file_via(const FileOpener *o, const char *path, size_t max, char **ret, size_t *ret_len) {
+        _cleanup_close_ int fd = file_open(o, path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
         _cleanup_free_ char *buf = NULL;
         size_t len = 0, size = 0;
         struct stat st;
 
         if (fd < 0)
-                return negative_errno();
+                return fd;
         if (fstat(fd, &st) < 0)
                 return negative_errno();
         if (!S_ISREG(st.st_mode))
@@ -74,6 +78,6 @@ int read_rule_file_report(const char *path, int error, DiagList *diag) {
         int r = diag_add(diag, LOG_ERR, path, 0, "cannot read: %s; file skipped",
                          error == -EFBIG    ? "larger than 1 MiB"
                          : error == -EBADFD ? "not a regular file"
-                                            : strerror(-error));
+                                            : file_error_string(error));
         return r < 0 ? r : 0;
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "file-open.h"
 #include "rules.h"
 
 /* Rule files are small; anything larger is a mistake, not a rule set. */
@@ -14,6 +15,8 @@
  * it is not a regular file (a FIFO, a device, a directory), which is never
  * read and whose open never waits. */
 int read_text_file(const char *path, size_t max, char **ret, size_t *ret_len);
+/* The same, opened through o (file-open.h). */
+int read_text_file_via(const FileOpener *o, const char *path, size_t max, char **ret, size_t *ret_len);
 
 /* read_text_file() for a rule file: 1 when read; 0 when it cannot be, which
  * is reported in diag (the file is skipped); -ENOMEM. */

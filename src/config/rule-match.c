@@ -132,14 +132,16 @@ static const Scope *user_scope(const RuleSet *rs, uid_t uid) {
         return NULL;
 }
 
-/* The lower of two limits, with where it comes from. */
-static void apply_limit(MatchResult *ret, const AppRule *app) {
+/* The lower of two limits, with where it comes from (user: app is from
+ * the owner's own scope). */
+static void apply_limit(MatchResult *ret, const AppRule *app, bool user) {
         const ClassSetting *max = app ? app_rule_max(app) : NULL;
         if (!max || max->class == QCLASS_UNSPECIFIED)
                 return;
         if (ret->max_class == QCLASS_UNSPECIFIED || max->class < ret->max_class) {
                 ret->max_class = max->class;
                 ret->limit_origin = app_rule_origin(app, max->origin);
+                ret->limit_user = user;
         }
 }
 
@@ -164,9 +166,9 @@ int ruleset_match(const RuleSet *rs, const ProcessInfo *proc, const char *thread
 
         /* A user's files never lift the system's limit for the process,
          * not even by masking the file that sets it. */
-        apply_limit(ret, decide);
+        apply_limit(ret, decide, ret->user_rule);
         if (user)
-                apply_limit(ret, system);
+                apply_limit(ret, system, false);
         if (!decide) {
                 if (ret->max_class == QCLASS_UNSPECIFIED)
                         return 0;

@@ -41,6 +41,7 @@ typedef struct MatchResult {
         bool user_rule;         /* came from the process owner's own directory */
         QClass requested;       /* what the Class= line asked for, before the cap */
         RuleOrigin limit_origin; /* the MaxClass= line in force (path NULL: none) */
+        bool limit_user;        /* ... came from the process owner's own directory */
         bool interactive_exempt; /* AllowInteractiveInBackground=yes in the admin directory */
 } MatchResult;
 
@@ -108,6 +109,11 @@ typedef struct RuleSources {
          * file). A negative return skips that user's rules, with a warning. */
         int (*enter_user)(uid_t uid, void *userdata);
         void (*leave_user)(uid_t uid, void *userdata);
+        /* Called, between the two, to open every directory and file of
+         * uid's scope (the system's it reads again too): an fd for path
+         * opened with flags, or a negative errno, -EXDEV meaning "refused:
+         * leads out of the user's home" (see file-open.h). NULL: open(2). */
+        int (*open_user)(uid_t uid, const char *path, int flags, void *userdata);
         void *userdata;
         /* More entries than this in the system directories, and the load
          * stops with -E2BIG before it lists or parses them: for a caller

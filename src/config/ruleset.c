@@ -38,15 +38,17 @@ static int check_exempt(const RuleSet *rs, AppRule *app, DiagList *diag) {
                         "AllowInteractiveInBackground= is honoured only in %s; ignored", admin);
 }
 
-/* One file's text. A user scope's files count against its byte limit;
- * the file that would pass it is not read and stops the scope's load. 1
- * when read; 0 when not (reported, or the limit: s->limit_hit); -ENOMEM. */
-static int read_scope_file(Scope *s, const char *path, char **text, size_t *len, DiagList *diag) {
+/* One file's text, opened through o (a user scope's: file-open.h). A user
+ * scope's files count against its byte limit; the file that would pass it
+ * is not read and stops the scope's load. 1 when read; 0 when not
+ * (reported, or the limit: s->limit_hit); -ENOMEM. */
+static int read_scope_file(const FileOpener *o, Scope *s, const char *path, char **text, size_t *len,
+                           DiagList *diag) {
         size_t max = RULE_FILE_MAX, limit = s->limits ? s->limits->max_bytes : 0;
         size_t left = limit > s->n_bytes ? limit - s->n_bytes : 0;
         if (limit > 0 && left < max)
                 max = left;
-        int r = read_text_file(path, max, text, len);
+        int r = read_text_file_via(o, path, max, text, len);
         if (r == -EFBIG && max < RULE_FILE_MAX) {
                 s->limit_hit = "UserRulesMaxBytes";
                 return 0;
@@ -57,19 +59,19 @@ static int read_scope_file(Scope *s, const char *path, char **text, size_t *len,
         return 1;
 }
 
-static int load_ini(Scope *s, AppRule *app, const char *path, DiagList *diag) {
+static int load_ini(const FileOpener *o, Scope *s, AppRule *app, const char *path, DiagList *diag) {
         _cleanup_free_ char *text = NULL;
         size_t len;
-        int r = read_scope_file(s, path, &text, &len, diag);
+        int r = read_scope_file(o, s, path, &text, &len, diag);
         if (r <= 0)
                 return r;
         return ini_load_buffer(app, path, text, len, diag);
 }
 
-static int load_json(Scope *s, const ConfUnit *u, DiagList *diag) {
+static int load_json(const FileOpener *o, Scope *s, const ConfUnit *u, DiagList *diag) {
         _cleanup_free_ char *text = NULL;
         size_t len;
-        int r = read_scope_file(s, u->path, &text, &len, diag);
+        int r = read_scope_file(o, s, u->path, &text, &len, diag);
         if (r <= 0)
                 return r;
         return schedqos_json_load_buffer(&s->apps, u->path, u->name, text, len, diag);
@@ -77,7 +79,7 @@ static int load_json(Scope *s, const ConfUnit *u, DiagList *diag) {
 
 /* Load one unit into s. A unit that would take a user scope past a limit
  * leaves nothing behind and sets s->limit_hit. */
-static int load_unit(RuleSet *rs, Scope *s, const ConfUnit *u, DiagList *diag) {
+static int load_unit(const FileOpener *o, RuleSet *rs, Scope *s, const ConfUnit *u, DiagList *diag) {
         size_t first = s->apps.n, n_rules = 0;
         int r;
 
@@ -85,7 +87,7 @@ static int load_unit(RuleSet *rs, Scope *s, const ConfUnit *u, DiagList *diag) {
                 return 0; /* masked, or drop-ins without their file */
 
         if (u->kind == UNIT_JSON) {
-                r = load_json(s, u, diag);
+                r = load_json(o, s, u, diag);
         } else {
                 _cleanup_free_ char *name = strndup(u->name, strlen(u->name) - strlen(".conf"));
                 AppRule *app;
@@ -94,9 +96,9 @@ static int load_unit(RuleSet *rs, Scope *s, const ConfUnit *u, DiagList *diag) {
                 r = app_rule_list_push(&s->apps, name, u->name, (RuleOrigin) { u->path, 0 }, &app);
                 if (r < 0)
                         return r;
-                r = load_ini(s, app, u->path, diag);
+                r = load_ini(o, s, app, u->path, diag);
                 for (size_t i = 0; i < u->n_dropins && r >= 0 && !s->limit_hit; i++)
-                        r = load_ini(s, app, u->dropins[i], diag);
+                        r = load_ini(o, s, app, u->dropins[i], diag);
         }
         if (r < 0)
                 return r;
@@ -166,12 +168,12 @@ static const char *unit_user_file(const RuleSet *rs, const ConfUnit *u) {
         return u->path;
 }
 
-static int scope_load(RuleSet *rs, Scope *s, DiagList *diag) {
+static int scope_load(const FileOpener *o, RuleSet *rs, Scope *s, DiagList *diag) {
         int r;
 
         for (size_t i = 0; i < s->layout.n_units; i++) {
                 const ConfUnit *u = &s->layout.units[i];
-                r = load_unit(rs, s, u, diag);
+                r = load_unit(o, rs, s, u, diag);
                 if (r < 0)
                         return r;
                 if (!s->limit_hit)
@@ -241,8 +243,19 @@ static int system_dirs(RuleSet *rs, const RuleSources *src) {
         return 0;
 }
 
+/* src->open_user for one uid, as a FileOpener. */
+typedef struct UserOpener {
+        const RuleSources *src;
+        uid_t uid;
+} UserOpener;
+
+static int open_as_user(const char *path, int flags, void *userdata) {
+        const UserOpener *u = userdata;
+        return u->src->open_user(u->uid, path, flags, u->src->userdata);
+}
+
 /* One scope per uid, its directories layered on the system ones in the
- * order given. */
+ * order given, every file opened through src->open_user if there is one. */
 static int load_user_scope(RuleSet *rs, const RuleSources *src, uid_t uid, DiagList *diag) {
         _cleanup_free_ const char **dirs = calloc(rs->n_dirs + src->n_user_dirs, sizeof *dirs);
         size_t n = rs->n_dirs;
@@ -274,10 +287,13 @@ static int load_user_scope(RuleSet *rs, const RuleSources *src, uid_t uid, DiagL
                 .max_files = src->user_limits.max_files ?: SIZE_MAX,
                 .setting = "UserRulesMaxFiles",
         };
-        r = conf_layout_build_capped(&s->layout, dirs, n, &cap, &mine);
+        UserOpener uo = { .src = src, .uid = uid };
+        const FileOpener opener = { .open = open_as_user, .userdata = &uo };
+        const FileOpener *o = src->open_user ? &opener : NULL;
+        r = conf_layout_build_capped(&s->layout, dirs, n, &cap, o, &mine);
         if (r >= 0) {
                 conf_layout_keep_from(&s->layout, s->user_level);
-                r = scope_load(rs, s, &mine);
+                r = scope_load(o, rs, s, &mine);
         }
         if (r >= 0 && mine.n_dropped > 0)
                 r = diag_add(diag, LOG_WARNING, dirs[n - 1], 0, "%zu more messages about uid %u's rules not shown",
@@ -367,7 +383,7 @@ static int ruleset_load_all(RuleSet *rs, const RuleSources *src, DiagList *diag)
                 r = conf_layout_add_file(&sys->layout, src->files[i], diag);
         if (r < 0)
                 return r;
-        r = scope_load(rs, sys, diag);
+        r = scope_load(NULL, rs, sys, diag);
         if (r < 0)
                 return r;
 

@@ -9,11 +9,12 @@ static bool is_lower_or_equal(QClass a, int arel, QClass b, int brel) {
 
 /* Hold v at cap if the cap binds; the cap that binds lowest names the
  * reason, so the reply says what the user or admin could change. */
-static void hold(AccessVerdict *v, QClass cap, const char *key, const char *origin) {
+static void hold(AccessVerdict *v, QClass cap, const char *key, const char *origin, bool private) {
         if (!qclass_is_valid(cap) || v->granted <= cap)
                 return;
         v->granted = cap;
         v->result = ACCESS_HELD;
+        v->reason_private = private;
         snprintf(v->reason, sizeof v->reason, "held at %s: %s=%s (%s)", qclass_to_string(cap), key,
                  qclass_to_string(cap), origin);
 }
@@ -57,7 +58,7 @@ void access_decide(const AccessRequest *req, AccessVerdict *ret) {
                 snprintf(v.reason, sizeof v.reason, "held at utility: %s",
                          req->outside_reason ?: "not in the foreground");
         }
-        hold(&v, req->app_cap, "MaxClass", req->app_cap_origin ?: "the application's rules");
-        hold(&v, req->user_cap, "RequestMaxClass", "qosd.conf");
+        hold(&v, req->app_cap, "MaxClass", req->app_cap_origin ?: "the application's rules", req->app_cap_private);
+        hold(&v, req->user_cap, "RequestMaxClass", "qosd.conf", false);
         *ret = v;
 }

@@ -25,6 +25,7 @@ typedef struct AccessRequest {
         const char *outside_reason;     /* why, for the reply: "not in the foreground (source: x11)" */
         QClass app_cap;                 /* [Limits] MaxClass= of the app; UNSPECIFIED: none */
         const char *app_cap_origin;     /* "file:line" of that MaxClass= */
+        bool app_cap_private;           /* ... in the target's owner's own file */
         QClass user_cap;                /* RequestMaxClass= of qosd.conf; UNSPECIFIED: none */
 } AccessRequest;
 
@@ -38,6 +39,7 @@ typedef struct AccessVerdict {
         AccessResult result;
         QClass granted;                 /* never above requested */
         char reason[256];               /* one line for people: "granted", "held at ..." */
+        bool reason_private;            /* it names the owner's own file (app_cap_private) */
 } AccessVerdict;
 
 void access_decide(const AccessRequest *req, AccessVerdict *ret);

@@ -58,14 +58,16 @@ static void process_record_freep(ProcessRecord **p) {
         process_record_free(*p);
 }
 
-/* The app's MaxClass for this thread, as the rules say (policy.c). */
-static void app_cap(Manager *m, pid_t tgid, pid_t tid, QClass *ret, char *origin, size_t size) {
+/* The app's MaxClass for this thread, as the rules say (policy.c), and
+ * whether it is in the owner's own file (*user). */
+static void app_cap(Manager *m, pid_t tgid, pid_t tid, QClass *ret, char *origin, size_t size, bool *user) {
         _cleanup_(process_record_freep) ProcessRecord *own = NULL;
         const ProcessRecord *p = process_table_get_current(&m->procs, tgid);
         char comm[PROC_COMM_MAX];
         Decision d;
 
         *ret = QCLASS_UNSPECIFIED;
+        *user = false;
         if (!m->rules)
                 return;
         if (!p) {
@@ -76,6 +78,7 @@ static void app_cap(Manager *m, pid_t tgid, pid_t tid, QClass *ret, char *origin
         if (proc_comm(tgid, tid, comm) < 0 || policy_decide(m->rules, p, comm, &d) < 0)
                 return;
         *ret = d.match.max_class;
+        *user = d.match.limit_user;
         snprintf(origin, size, "%s:%u", d.match.limit_origin.path ?: "?", d.match.limit_origin.line);
 }
 
@@ -85,7 +88,7 @@ static void fill_request(Manager *m, AccessRequest *a, pid_t tgid, pid_t tid, ch
         a->outside = focus_holds_interactive(m, tgid);
         a->outside_reason = a->outside ? focus_hold_reason(m, tgid, gate_reason, gate_size) : NULL;
         a->user_cap = m->settings.request_max_class;
-        app_cap(m, tgid, tid, &a->app_cap, cap_origin, size);
+        app_cap(m, tgid, tid, &a->app_cap, cap_origin, size, &a->app_cap_private);
         a->app_cap_origin = cap_origin;
 }
 
@@ -177,7 +180,8 @@ static int method_set_thread_class(sd_bus_message *msg, void *userdata, sd_bus_e
         }
 
         format_origin(origin, sizeof origin, args.class, caller.pid, caller.uid, &v);
-        r = control_request(m, args.tid, args.start_time, a.target_pid, v.granted, args.relpri, origin, true);
+        r = control_request(m, args.tid, args.start_time, a.target_pid, v.granted, args.relpri, origin,
+                            v.reason_private, true);
         if (r == -ESRCH)
                 return sd_bus_error_setf(error, QOS_BUS_ERROR_NO_SUCH_TASK, "Thread %d exited.", (int) args.tid);
         if (r == -EBUSY)
@@ -251,10 +255,11 @@ static void reevaluate_requests(Manager *m, const char *why) {
                 format_origin(origin, sizeof origin, wanted, c.pid, c.uid, &v);
                 if (v.granted == e->class) {
                         /* Same class, maybe for another reason now. */
-                        (void) registry_set_origin(e, e->app, origin);
+                        (void) registry_set_origin(e, e->app, origin, v.reason_private);
                         continue;
                 }
-                int r = control_request(m, e->tid, e->start_time, e->tgid, v.granted, relpri, origin, false);
+                int r = control_request(m, e->tid, e->start_time, e->tgid, v.granted, relpri, origin,
+                                        v.reason_private, false);
                 if (r > 0) {
                         remember(m, tids[i], wanted, relpri, &c);
                         log_debug("thread %d: %s (%s)", (int) tids[i], origin, why);

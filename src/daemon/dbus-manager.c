@@ -226,8 +226,10 @@ static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *erro
         r = reload_rules(m, false);
         if (r < 0 && r != -EINVAL)
                 return sd_bus_error_set_errnof(error, r, "Reload failed: %s", strerror(-r));
-        /* The message names files, the users' among them. */
-        _cleanup_free_ char *message = utf8_escape(m->last_reload.message ?: "");
+        /* Only root may reload: the whole message, every user's files too,
+         * escaped (it names files). */
+        _cleanup_free_ char *whole = reload_status_message(&m->last_reload, 0);
+        _cleanup_free_ char *message = utf8_escape(whole ?: "");
         if (!message)
                 return -ENOMEM;
         if (r == -EINVAL)
@@ -328,16 +330,46 @@ COUNTER(registry_size(&m->tasks), tasks_managed)
 COUNTER(overrides_count(m), active_overrides)
 COUNTER(overrides_limited(m), overrides_limited)
 COUNTER(process_table_size(&m->procs), processes_tracked)
-COUNTER(m->rules ? ruleset_size(m->rules) : 0, rules_loaded)
 COUNTER(m->source ? (uint64_t) event_source_rcvbuf(m->source) : 0, rcvbuf)
 COUNTER(m->queries.limited, queries_limited)
 COUNTER(m->source ? event_source_stats(m->source)->reopens : 0, reopens)
 COUNTER(bus_link_connections(m), bus_connections)
 
+/* Who reads a property: its uid, as for the methods (root: 0); one that
+ * cannot be told reads as nobody in particular, the system's part only. */
+static uid_t viewer(Manager *m, sd_bus *bus) {
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        sd_bus_message *msg = sd_bus_get_current_message(bus);
+        Caller caller;
+        int r = msg && m->broker ? broker_identify(m, msg, &caller, &error) : -ESRCH;
+        sd_bus_error_free(&error);
+        return r < 0 ? (uid_t) -1 : caller.uid;
+}
+
+/* The reload's result and the rules counted as the reader may see them:
+ * another user's files are not theirs to learn of (reload-status.h). */
+static int get_rules_loaded(sd_bus *bus, const char *path, const char *iface, const char *prop,
+                            sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        uint64_t n = m->rules ? reload_status_rules(m->rules, &m->user_dirs, viewer(m, bus)) : 0;
+        return sd_bus_message_append(reply, "t", n);
+}
+
 static int get_last_reload_ok(sd_bus *bus, const char *path, const char *iface, const char *prop,
                               sd_bus_message *reply, void *userdata, sd_bus_error *error) {
         Manager *m = userdata;
-        return sd_bus_message_append(reply, "b", m->last_reload.ok);
+        return sd_bus_message_append(reply, "b", reload_status_ok(&m->last_reload, viewer(m, bus)));
+}
+
+static int get_last_reload_message(sd_bus *bus, const char *path, const char *iface, const char *prop,
+                                   sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        _cleanup_free_ char *message = reload_status_message(&m->last_reload, viewer(m, bus));
+        /* It names files, whose names need not be text. */
+        _cleanup_free_ char *text = message ? utf8_escape(message) : NULL;
+        if (!text)
+                return -ENOMEM;
+        return sd_bus_message_append(reply, "s", text);
 }
 
 static int get_string(sd_bus *bus, const char *path, const char *iface, const char *prop,
@@ -345,9 +377,7 @@ static int get_string(sd_bus *bus, const char *path, const char *iface, const ch
         Manager *m = userdata;
         const char *v = "";
         char units_buf[512];
-        if (strcmp(prop, "LastReloadMessage") == 0)
-                v = m->last_reload.message ?: "";
-        else if (strcmp(prop, "Profile") == 0)
+        if (strcmp(prop, "Profile") == 0)
                 v = sched_profile_current(m->profile);
         else if (strcmp(prop, "Version") == 0)
                 v = QOS_VERSION;
@@ -359,7 +389,7 @@ static int get_string(sd_bus *bus, const char *path, const char *iface, const ch
                 v = !m->settings.user_rules ? "off (UserRules=no)"
                     : m->user_rules_off     ? "off: qosd cannot read files as their user (needs CAP_SETUID and CAP_SETGID)"
                                             : "on";
-        _cleanup_free_ char *text = utf8_escape(v); /* the reload message names the users' files */
+        _cleanup_free_ char *text = utf8_escape(v); /* the units' status names units and cgroups */
         return text ? sd_bus_message_append(reply, "s", text) : -ENOMEM;
 }
 
@@ -421,7 +451,7 @@ static const sd_bus_vtable manager_vtable[] = {
         PROP_T("LastReloadTime", last_reload_time),
         PROP_T("QueriesRateLimited", queries_limited),
         SD_BUS_PROPERTY("LastReloadOK", "b", get_last_reload_ok, 0, 0),
-        SD_BUS_PROPERTY("LastReloadMessage", "s", get_string, 0, 0),
+        SD_BUS_PROPERTY("LastReloadMessage", "s", get_last_reload_message, 0, 0),
         SD_BUS_PROPERTY("Profile", "s", get_string, 0, 0),
         SD_BUS_PROPERTY("UserRules", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("SystemdUnits", "s", get_string, 0, 0),

@@ -62,15 +62,12 @@ static const char *shown(bool own, const char *value) {
         return own ? value : EXPLAIN_HIDDEN;
 }
 
-/* A rule in a user's own directory is that user's private file: which
- * line matched tells what the file says. The admin's files are public. */
-static bool origin_private(const Manager *m, const char *origin) {
-        for (size_t i = 0; origin && i < m->user_dirs.n; i++) {
-                const char *dir = m->user_dirs.dirs[i].dir;
-                if (dir && strncmp(origin, dir, strlen(dir)) == 0)
-                        return true;
-        }
-        return false;
+/* A rule in a user's own directory is that user's private file: its path,
+ * which line matched and what it says are the owner's (and root's) to
+ * see. Others learn only that a user rule applied. The admin's files are
+ * public. */
+static const char *shown_rule(bool own, bool user_file, const char *value) {
+        return own || !user_file ? value : EXPLAIN_USER_RULE;
 }
 
 /* The knobs as /proc and the scheduler calls show them to the viewer:
@@ -212,11 +209,14 @@ int explain_thread(Manager *m, pid_t tid, uid_t viewer, Explanation *ret) {
         if (m->rules) {
                 if (policy_decide(m->rules, rec, NULL, &dp) >= 0)
                         r = add(&x, "process rule", "%s",
-                                shown(own || !dp.match.user_rule, verdict(&dp, buf, sizeof buf)));
+                                shown_rule(own, dp.match.user_rule, verdict(&dp, buf, sizeof buf)));
                 if (r >= 0 && control_decide(m, rec, comm, &dt) >= 0) {
                         r = add(&x, "thread verdict", "%s",
-                                shown(own || !dt.match.user_rule, verdict(&dt, buf, sizeof buf)));
-                        if (r >= 0 && dt.capped)
+                                shown_rule(own, dt.match.user_rule, verdict(&dt, buf, sizeof buf)));
+                        if (r >= 0 && dt.capped && !own && dt.match.limit_user)
+                                r = add(&x, "capped", "to %s by %s", qclass_to_string(dt.class),
+                                        EXPLAIN_USER_RULE);
+                        else if (r >= 0 && dt.capped)
                                 r = add(&x, "capped", "to %s by MaxClass at %s:%u", qclass_to_string(dt.class),
                                         dt.match.limit_origin.path ?: "?", dt.match.limit_origin.line);
                         if (r >= 0 && dt.held)
@@ -241,7 +241,7 @@ int explain_thread(Manager *m, pid_t tid, uid_t viewer, Explanation *ret) {
                 r = add(&x, "qosd", "%s %s%s", task_state_to_string(e->state), qclass_to_string(e->class),
                         e->recovered ? " (recovered after a restart)" : "");
                 if (r >= 0)
-                        r = add(&x, "origin", "%s", shown(own || !origin_private(m, e->origin), e->origin ?: ""));
+                        r = add(&x, "origin", "%s", shown_rule(own, e->origin_private, e->origin ?: ""));
                 if (r >= 0)
                         r = add(&x, "original", "%s", knobs(own, &e->orig, buf, sizeof buf));
                 if (r >= 0)
@@ -296,8 +296,7 @@ int task_row_fill(Manager *m, pid_t pid, pid_t tid, bool own, TaskRow *ret) {
         if (e && e->start_time == start) {
                 row.class = qclass_to_string(e->class);
                 row.state = task_state_to_string(e->state);
-                snprintf(row.origin, sizeof row.origin, "%s",
-                         shown(own || !origin_private(m, e->origin), e->origin ?: ""));
+                snprintf(row.origin, sizeof row.origin, "%s", shown_rule(own, e->origin_private, e->origin ?: ""));
         } else {
                 QClass q = class_from_attr(&cur, kernel_caps());
                 row.class = q ? qclass_to_string(q) : "custom";

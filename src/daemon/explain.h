@@ -22,12 +22,16 @@ typedef struct Explanation {
 
 /* What stands for a value the viewer may not see. */
 #define EXPLAIN_HIDDEN "hidden: not your process"
+/* ... and for a verdict, limit or origin from the owner's own rule file. */
+#define EXPLAIN_USER_RULE "a user rule (" EXPLAIN_HIDDEN ")"
 
 /* Whether viewer (a uid) sees all of thread tid: root and the thread's
  * owner do (the uid half of /proc's ptrace check); others see what /proc
  * shows any user, and EXPLAIN_HIDDEN for the executable, the command line,
- * the cgroup (and the group and unit, which name it), the timer slack and
- * verdicts from the owner's own rule file. docs/security.md says why. */
+ * the cgroup (and the group and unit, which name it), the timer slack, and
+ * EXPLAIN_USER_RULE for whatever comes from the owner's own rule file
+ * (verdicts, the MaxClass= that capped it, origins that name the file).
+ * docs/security.md says why. */
 bool explain_may_see(uid_t viewer, pid_t tid);
 
 /* As viewer sees it; -ESRCH if no such thread. */

@@ -314,7 +314,7 @@ static void teardown(Manager *m) {
         state_file_close(&m->loans_state);
         ruleset_free(m->rules);
         user_dirs_free(&m->user_dirs);
-        free(m->last_reload.message);
+        reload_status_clear(&m->last_reload);
         settings_done(&m->settings);
 }
 

@@ -11,6 +11,7 @@
 #include "event-source.h"
 #include "process-table.h"
 #include "query-limits.h"
+#include "reload-status.h"
 #include "rename-queue.h"
 #include "rules.h"
 #include "settings.h"
@@ -33,12 +34,6 @@ typedef struct Counters {
         uint64_t reloads, reload_failures;
         uint64_t user_reloads;  /* one user's rules reloaded after a change in their directory */
 } Counters;
-
-typedef struct ReloadStatus {
-        uint64_t time_usec;     /* CLOCK_REALTIME of the last attempt */
-        bool ok;
-        char *message;          /* "loaded N rules from M files" or the file:line errors */
-} ReloadStatus;
 
 typedef struct SchedProfile SchedProfile;
 typedef struct Reloader Reloader;

@@ -7,9 +7,11 @@
  * no user can postpone the administrator's reload or cause a full one. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "macro.h"
@@ -192,7 +194,8 @@ static int on_inotify(sd_event_source *s, const struct inotify_event *ev, void *
         return 0;
 }
 
-static void add_watch(Manager *m, Reloader *rl, const char *path, bool user, uid_t uid) {
+/* path, or with fd >= 0 the directory fd is (path only names it). */
+static void add_watch(Manager *m, Reloader *rl, int fd, const char *path, bool user, uid_t uid) {
         const uint32_t mask = IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM |
                               IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR;
         Watch **v = reallocarray(rl->watches, rl->n_watches + 1, sizeof *v);
@@ -204,7 +207,8 @@ static void add_watch(Manager *m, Reloader *rl, const char *path, bool user, uid
                 return;
         }
         *w = (Watch) { .m = m, .user = user, .uid = uid };
-        int r = sd_event_add_inotify(m->event, &w->source, path, mask, on_inotify, w);
+        int r = fd >= 0 ? sd_event_add_inotify_fd(m->event, &w->source, fd, mask, on_inotify, w)
+                        : sd_event_add_inotify(m->event, &w->source, path, mask, on_inotify, w);
         if (r >= 0 && user)
                 r = sd_event_source_set_priority(w->source, USER_WATCH_PRIORITY);
         if (r < 0) {
@@ -217,30 +221,49 @@ static void add_watch(Manager *m, Reloader *rl, const char *path, bool user, uid
         rl->watches[rl->n_watches++] = w;
 }
 
+/* A directory of a user's, opened as the loader opens it (user_open():
+ * never through a link out of the user's home); or -1. */
+static int open_user_dir(Manager *m, uid_t uid, const char *path, int flags) {
+        int fd = user_open(uid, path, flags | O_DIRECTORY, &m->user_dirs);
+        return fd < 0 ? -1 : fd;
+}
+
 /* Drop-in directories (NAME.conf.d/) inside a rule directory, up to max. */
 static void add_dropin_watches(Manager *m, Reloader *rl, const char *dir, bool user, uid_t uid, size_t max) {
-        _cleanup_closedir_ DIR *d = opendir(dir);
+        _cleanup_closedir_ DIR *d = NULL;
         struct dirent *de;
         size_t n = 0;
+        if (user) {
+                int fd = open_user_dir(m, uid, dir, O_RDONLY);
+                if (fd >= 0 && !(d = fdopendir(fd)))
+                        close(fd);
+        } else
+                d = opendir(dir);
         while (d && n < max && (de = readdir(d))) {
                 size_t len = strlen(de->d_name);
                 if (de->d_type != DT_DIR || len < 3 || strcmp(de->d_name + len - 2, ".d") != 0)
                         continue;
                 _cleanup_free_ char *p = NULL;
-                if (asprintf(&p, "%s/%s", dir, de->d_name) >= 0) {
-                        add_watch(m, rl, p, user, uid);
+                if (asprintf(&p, "%s/%s", dir, de->d_name) < 0)
+                        continue;
+                _cleanup_close_ int fd = user ? open_user_dir(m, uid, p, O_PATH) : -1;
+                if (!user || fd >= 0) {
+                        add_watch(m, rl, fd, p, user, uid);
                         n++;
                 }
         }
 }
 
 /* A user's directory, with the user's file-system identity: qosd watches
- * (and lists) only what the user could read. */
+ * (and lists) only what the user could read, and only in the user's home. */
 static void add_user_watches(Manager *m, Reloader *rl, uid_t uid, const char *dir) {
         if (user_fs_enter(uid, &m->user_dirs) < 0)
                 return;
-        add_watch(m, rl, dir, true, uid);
-        add_dropin_watches(m, rl, dir, true, uid, MAX_USER_DROPIN_WATCHES);
+        _cleanup_close_ int fd = open_user_dir(m, uid, dir, O_PATH);
+        if (fd >= 0) {
+                add_watch(m, rl, fd, dir, true, uid);
+                add_dropin_watches(m, rl, dir, true, uid, MAX_USER_DROPIN_WATCHES);
+        }
         user_fs_leave(uid, &m->user_dirs);
 }
 
@@ -277,13 +300,13 @@ int reload_watch(Manager *m) {
                 _cleanup_free_ char *dir = manager_path(m, rule_dirs[i]);
                 if (!dir)
                         return -ENOMEM;
-                add_watch(m, rl, dir, false, 0);
+                add_watch(m, rl, -1, dir, false, 0);
                 add_dropin_watches(m, rl, dir, false, 0, MAX_SYSTEM_WATCHES);
                 /* The parent, to notice apps.d being created or replaced. */
                 char *slash = strrchr(dir, '/');
                 if (slash && slash != dir) {
                         *slash = '\0';
-                        add_watch(m, rl, dir, false, 0);
+                        add_watch(m, rl, -1, dir, false, 0);
                 }
         }
         /* A user's new ~/.config/qos/apps.d is found at the next full

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bpf-scheduler.h"
 #include "broker.h"
@@ -14,54 +13,6 @@
 #include "reload.h"
 #include "scan.h"
 
-static uint64_t now_realtime(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        return (uint64_t) ts.tv_sec * 1000000ULL + (uint64_t) ts.tv_nsec / 1000;
-}
-
-/* Errors as one message for D-Bus and `qosctl status`, one line each. */
-static char *format_diags(const DiagList *diag, int level) {
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        if (!f)
-                return NULL;
-        for (size_t i = 0; i < diag->n; i++)
-                if (diag->items[i].level <= level)
-                        fprintf(f, "%s:%u: %s\n", diag->items[i].path, diag->items[i].line,
-                                diag->items[i].message);
-        fclose(f);
-        if (len > 0 && buf[len - 1] == '\n')
-                buf[len - 1] = '\0';
-        return buf;
-}
-
-static void set_status(Manager *m, bool ok, char *message) {
-        free(m->last_reload.message);
-        m->last_reload = (ReloadStatus) { .time_usec = now_realtime(), .ok = ok, .message = message };
-}
-
-static bool in_dir(const char *path, const char *dir) {
-        size_t n = strlen(dir);
-        return strncmp(path, dir, n) == 0 && path[n] == '/';
-}
-
-/* Errors in the system directories reject a reload. A user's broken file
- * is skipped like at start: it must not let any user block the
- * administrator's reloads. */
-static size_t system_errors(const DiagList *diag, const UserDirs *users) {
-        size_t n = 0;
-        for (size_t i = 0; i < diag->n; i++) {
-                if (diag->items[i].level > LOG_ERR)
-                        continue;
-                bool user = false;
-                for (size_t u = 0; u < users->n && !user; u++)
-                        user = in_dir(diag->items[i].path, users->dirs[u].dir);
-                n += !user;
-        }
-        return n;
-}
 
 /* Loading frees its temporaries (directory listings, file texts, parser
  * state) between the pages the rule set keeps; 20,000 rule files leave
@@ -92,7 +43,6 @@ int reload_rules(Manager *m, bool initial) {
         RuleSources src;
         DiagList diag = {};
         RuleSet *rs = NULL;
-        char *msg = NULL;
         int r;
 
         /* The one setting a reload reads again: the scheduler, which an
@@ -120,21 +70,24 @@ int reload_rules(Manager *m, bool initial) {
         if (r < 0) {
                 diag_list_clear(&diag);
                 m->counters.reload_failures++;
-                set_status(m, false, strdup(strerror(-r)));
+                (void) reload_status_failed(&m->last_reload, strerror(-r));
                 return log_error_errno(r, "loading rules failed: %m");
         }
         log_diags(&diag);
 
+        /* Errors in the system directories reject a reload. A user's
+         * broken file is skipped like at start: it must not let any user
+         * block the administrator's reloads. */
         size_t errors = diag_list_count(&diag, LOG_ERR);
-        if (system_errors(&diag, &m->user_dirs) > 0 && !initial) {
-                msg = format_diags(&diag, LOG_ERR);
+        if (reload_status_set(&m->last_reload, &diag, &m->user_dirs, rs) < 0)
+                log_error("cannot keep the reload's messages: out of memory");
+        if (reload_status_system_errors(&diag, &m->user_dirs) > 0 && !initial) {
                 diag_list_clear(&diag);
                 ruleset_free(rs);
                 release_load_memory();
                 m->counters.reload_failures++;
                 log_error("reload: %zu error(s); keeping the %zu rules loaded before", errors,
                           m->rules ? ruleset_size(m->rules) : 0);
-                set_status(m, false, msg);
                 return -EINVAL;
         }
 
@@ -142,11 +95,6 @@ int reload_rules(Manager *m, bool initial) {
         m->rules = rs;
         ruleset_free(old);
         m->counters.reloads++;
-        if (errors > 0)
-                msg = format_diags(&diag, LOG_ERR);
-        else if (asprintf(&msg, "loaded %zu rules", ruleset_size(rs)) < 0)
-                msg = NULL;
-        set_status(m, errors == 0, msg);
         diag_list_clear(&diag);
         release_load_memory();
         log_info("rules: %zu loaded%s", ruleset_size(rs),
@@ -173,6 +121,9 @@ int reload_user_rules(Manager *m, uid_t uid) {
         sources(m, &src);
         r = ruleset_reload_user(m->rules, &src, uid, &diag);
         log_diags(&diag);
+        if (r >= 0 && reload_status_set_user(&m->last_reload, uid, &diag, &m->user_dirs,
+                                             ruleset_user_size(m->rules, uid)) < 0)
+                log_error("cannot keep the messages of uid %u's reload: out of memory", (unsigned) uid);
         diag_list_clear(&diag);
         release_load_memory();
         if (r < 0)

@@ -29,7 +29,7 @@ static bool settle_unmatched(Manager *m, pid_t pid, const pid_t *tids, size_t n,
                         continue;
                 if (why == SCAN_EXEC && e->state == TASK_APPLIED) {
                         e->state = TASK_INHERITED;
-                        registry_set_origin(e, e->app, "kept across exec");
+                        registry_set_origin(e, e->app, "kept across exec", false);
                 }
                 if (e->state == TASK_APPLIED) {
                         control_restore(m, e, "no rule matches any more");

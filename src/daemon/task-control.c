@@ -309,7 +309,7 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
                 e->wanted = d.wanted;
                 memcpy(e->comm, comm, sizeof e->comm);
                 m->counters.unchanged++;
-                return registry_set_origin(e, d.match.app, origin);
+                return registry_set_origin(e, d.match.app, origin, d.match.user_rule);
         }
 
         bool fresh = !e;
@@ -324,7 +324,7 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
         e->state = TASK_APPLIED;
         e->set = want;
         memcpy(e->comm, comm, sizeof e->comm);
-        r = registry_set_origin(e, d.match.app, origin);
+        r = registry_set_origin(e, d.match.app, origin, d.match.user_rule);
         if (r < 0)
                 return r;
         /* Write-ahead: the original is on disk before the task changes. */
@@ -357,7 +357,7 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
 }
 
 int control_request(Manager *m, pid_t tid, uint64_t start_time, pid_t tgid, QClass c, int relpri,
-                    const char *origin, bool renew) {
+                    const char *origin, bool origin_private, bool renew) {
         _cleanup_task_ref_ TaskRef ref = TASK_REF_NULL;
         TaskAttr cur, want;
         ApplyResult res;
@@ -391,7 +391,7 @@ int control_request(Manager *m, pid_t tid, uint64_t start_time, pid_t tgid, QCla
         e->state = TASK_REQUESTED;
         e->set = want;
         proc_comm(tgid, tid, e->comm);
-        r = registry_set_origin(e, NULL, origin);
+        r = registry_set_origin(e, NULL, origin, origin_private);
         if (r < 0)
                 return r;
         state_file_append(&m->state, e);
@@ -436,7 +436,7 @@ int control_fork(Manager *m, const ProcessRecord *p, pid_t tid, uint64_t start_t
         memcpy(e->comm, c->comm, sizeof e->comm);
         m->counters.unchanged++;
         state_file_append(&m->state, e);
-        return registry_set_origin(e, c->app, c->origin) < 0 ? -ENOMEM : 1;
+        return registry_set_origin(e, c->app, c->origin, c->origin_private) < 0 ? -ENOMEM : 1;
 }
 
 int control_inherit(Manager *m, pid_t tid, pid_t tgid, pid_t creator) {
@@ -476,7 +476,7 @@ int control_inherit(Manager *m, pid_t tid, pid_t tgid, pid_t creator) {
         e->state = TASK_INHERITED;
         m->counters.inherited++;
         state_file_append(&m->state, e);
-        return registry_set_origin(e, c->app, origin) < 0 ? -ENOMEM : 1;
+        return registry_set_origin(e, c->app, origin, c->origin_private) < 0 ? -ENOMEM : 1;
 }
 
 int control_restore(Manager *m, TaskEntry *e, const char *why) {

@@ -34,13 +34,14 @@ int control_inherit(Manager *m, pid_t tid, pid_t tgid, pid_t creator);
 
 /* Give thread tid (pinned by start_time, of process tgid) class c at
  * relpri, as a request through the broker asked, and register it as
- * TASK_REQUESTED with origin as its "why". A thread qosd already tracks
+ * TASK_REQUESTED with origin as its "why" (origin_private: it names the
+ * owner's own rule file, see TaskEntry). A thread qosd already tracks
  * keeps its original. With renew false (a re-evaluation, not a new
  * request) a thread someone else changed since is left alone and its
  * request forgotten: returns 0 then, 1 if applied. -ESRCH: no such task,
  * -EBUSY: real-time, other negative errno: the kernel refused. */
 int control_request(Manager *m, pid_t tid, uint64_t start_time, pid_t tgid, QClass c, int relpri,
-                    const char *origin, bool renew);
+                    const char *origin, bool origin_private, bool renew);
 
 /* Put e's task back to its original (unless someone else changed it since)
  * and drop the entry. */

@@ -73,8 +73,9 @@ static int replace_str(char **dst, const char *src) {
         return 0;
 }
 
-int registry_set_origin(TaskEntry *e, const char *app, const char *origin) {
+int registry_set_origin(TaskEntry *e, const char *app, const char *origin, bool origin_private) {
         int r = replace_str(&e->app, app);
+        e->origin_private = origin_private;
         return r < 0 ? r : replace_str(&e->origin, origin);
 }
 

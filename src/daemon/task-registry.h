@@ -36,6 +36,7 @@ typedef struct TaskEntry {
         unsigned applied, failed, unsupported;
         int error[_KNOB_MAX];
         char *origin;           /* "file:line" of the deciding Class= line, or why */
+        bool origin_private;    /* it names a file of the owner's own: only they and root see it */
         char *app;
         char comm[16];          /* thread name at the last evaluation */
         bool recovered;         /* original came from the state file after a restart */
@@ -54,7 +55,8 @@ int registry_add(TaskRegistry *r, pid_t tid, pid_t tgid, uint64_t start_time, Ta
 void registry_remove(TaskRegistry *r, pid_t tid);
 size_t registry_size(const TaskRegistry *r);
 void registry_clear(TaskRegistry *r);
-int registry_set_origin(TaskEntry *e, const char *app, const char *origin);
+/* origin_private: origin names a file in the owner's own rule directory. */
+int registry_set_origin(TaskEntry *e, const char *app, const char *origin, bool origin_private);
 
 /* Snapshot of all entries (pointers stay valid until the registry changes). */
 int registry_list(const TaskRegistry *r, TaskEntry ***ret, size_t *ret_n);

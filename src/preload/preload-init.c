@@ -19,6 +19,7 @@
 #include "preload.h"
 #include "proc.h"
 #include "rules.h"
+#include "tree-open.h"
 
 typedef struct PreloadState {
         RuleSet *rules;
@@ -111,6 +112,11 @@ static size_t max_files(void) {
         return errno || *end ? DEFAULT_MAX_FILES : (size_t) n;
 }
 
+/* The user's files as qosd reads them: only links that stay in $HOME. */
+static int open_user_file(uid_t uid, const char *path, int flags, void *userdata) {
+        return tree_open_path(userdata, path, flags);
+}
+
 static int load_rules(RuleSet **ret) {
         const char *root = secure_getenv("QOS_ROOT"), *home = secure_getenv("HOME");
         _cleanup_free_ char *user_dir = NULL;
@@ -123,6 +129,8 @@ static int load_rules(RuleSet **ret) {
                 user.dir = user_dir;
                 src.user_dirs = &user;
                 src.n_user_dirs = 1;
+                src.open_user = open_user_file;
+                src.userdata = (void *) home;
         }
         int r = ruleset_load(&src, ret, &diag);
         /* qosd reports broken files; we load the rest and say so only if asked. */

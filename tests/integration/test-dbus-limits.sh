@@ -99,8 +99,8 @@ ok "Explain as another user: executable, command line, cgroup and timer slack hi
 
 out=$(as "$mallory" "$CTL" explain "$ot")
 withheld "Explain on another user's thread (the owner's own rule file)" "$out" "$udir" "private.conf"
-line_is "$out" "thread verdict" "hidden: not your process" "the verdict from the owner's own file"
-line_is "$out" "origin" "hidden: not your process" "the origin in the owner's own file"
+line_is "$out" "thread verdict" "a user rule (hidden: not your process)" "the verdict from the owner's own file"
+line_is "$out" "origin" "a user rule (hidden: not your process)" "the origin in the owner's own file"
 ok "Explain as another user: a verdict from the owner's own rule file hidden"
 
 for viewer in "$owner" root; do

@@ -76,12 +76,16 @@ static void test_caps(void **state) {
         assert_int_equal(v.result, ACCESS_HELD);
         assert_int_equal(v.granted, QCLASS_USER_INITIATED);
         assert_string_equal(v.reason, "held at user-initiated: MaxClass=user-initiated (/etc/qos/apps.d/foo.conf:3)");
+        assert_false(v.reason_private);
+        a.app_cap_private = true; /* the owner's own file: the reason names it */
+        assert_true(decide(a).reason_private);
 
         /* The lower cap names the reason; a cap at or above the request is silent. */
         a.user_cap = QCLASS_UTILITY;
         v = decide(a);
         assert_int_equal(v.granted, QCLASS_UTILITY);
         assert_string_equal(v.reason, "held at utility: RequestMaxClass=utility (qosd.conf)");
+        assert_false(v.reason_private);
         a = own(QCLASS_UTILITY);
         a.app_cap = QCLASS_UTILITY;
         a.user_cap = QCLASS_USER_INTERACTIVE;

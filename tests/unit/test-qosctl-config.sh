@@ -85,6 +85,15 @@ run 0 "$QOSCTL" --root "$root" check --effective --user-dir "$tmp/user"
 has out "### rules for uid $(id -u)"
 has out "# $tmp/user/extra.conf"
 HOME=$tmp/home XDG_CONFIG_HOME= run 0 "$QOSCTL" --root "$root" check --user
+# Links as qosd takes them: within the home loaded, out of it refused.
+mkdir -p "$tmp/home/.config/qos/apps.d" "$tmp/home/dotfiles"
+printf '[Match]\nExecutable=/usr/bin/dot\n[Process]\nClass=background\n' >"$tmp/home/dotfiles/dot.conf"
+ln -s ../../../dotfiles/dot.conf "$tmp/home/.config/qos/apps.d/dot.conf"
+HOME=$tmp/home XDG_CONFIG_HOME= run 0 "$QOSCTL" --root "$root" check --effective --user
+has out "/usr/bin/dot"
+ln -s "$tmp/user/extra.conf" "$tmp/home/.config/qos/apps.d/out.conf"
+HOME=$tmp/home XDG_CONFIG_HOME= run 1 "$QOSCTL" --root "$root" check --user
+has err "out.conf: error: cannot read: a symbolic link out of the owner's home directory, not followed"
 HOME= XDG_CONFIG_HOME= run 2 "$QOSCTL" check --user
 
 run 0 "$QOSCTL" check --help

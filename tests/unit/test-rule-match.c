@@ -443,6 +443,7 @@ static void test_user_capped_by_admin(void **state) {
         assert_int_equal(m.class, QCLASS_USER_INITIATED);
         assert_int_equal(m.max_class, QCLASS_USER_INITIATED);
         assert_origin(m.limit_origin, "/etc/qos/apps.d/game.conf", 6);
+        assert_false(m.limit_user); /* the admin's: anyone may see where */
 
         /* Masking the admin's file does not lift its limit either. */
         user_write(f, "game.conf", "");
@@ -470,6 +471,7 @@ static void test_user_capped_by_admin(void **state) {
         who(f, &mine, NULL, &m);
         assert_int_equal(m.class, QCLASS_BACKGROUND);
         assert_origin(m.limit_origin, "/.config/qos/apps.d/game.conf", 4);
+        assert_true(m.limit_user); /* the user's: theirs alone to see */
 }
 
 /* A system file read again for a user's scope says its warnings once; what
