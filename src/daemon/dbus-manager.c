@@ -132,12 +132,18 @@ static int method_list_tasks(sd_bus_message *msg, void *userdata, sd_bus_error *
         r = admit(m, msg, QUERY_LIST_TASKS, &caller, error);
         if (r < 0)
                 return r;
+        if (!query_limits_rows_ready(&m->queries, caller.uid, clock_usec(CLOCK_MONOTONIC)))
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_RATE_LIMITED,
+                                         "ListTasks from uid %u has listed more than %g threads a second "
+                                         "(bursts of %g); try again in a moment.", (unsigned) caller.uid,
+                                         QUERY_ROWS_PER_SEC, QUERY_ROWS_BURST);
         r = sd_bus_message_new_method_return(msg, &reply);
         if (r >= 0)
                 r = sd_bus_message_open_container(reply, 'a', "(iisssss)");
         RowSink sink = { .reply = reply, .viewer = caller.uid };
         if (r >= 0)
                 r = all ? list_all(m, &sink) : list_managed(m, &sink);
+        query_limits_rows_charge(&m->queries, caller.uid, sink.n, clock_usec(CLOCK_MONOTONIC));
         if (r == 0) {
                 char why[64];
                 snprintf(why, sizeof why, "the list stops at %u threads (ListTasksMax=)", m->settings.list_tasks_max);

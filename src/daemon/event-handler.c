@@ -18,8 +18,8 @@
 #define RESCAN_DELAY_USEC (50 * 1000)
 /* A storm that keeps overflowing the queue would keep qosd scanning: the
  * wait before the next scan is at least this many times what the last
- * one took, so rescans take at most a twentieth of a CPU. */
-#define RESCAN_COST_FACTOR 19
+ * one took, so rescans take at most a thirtieth of a CPU. */
+#define RESCAN_COST_FACTOR 29
 
 static uint64_t rescan_delay(const Manager *m) {
         uint64_t d = m->rescan_cost_usec * RESCAN_COST_FACTOR;

@@ -25,12 +25,31 @@ const char *query_name(QueryKind kind) {
         return limits[kind].name;
 }
 
+static void setup(QueryLimits *q) {
+        if (q->ready)
+                return;
+        for (QueryKind k = 0; k < _QUERY_KIND_MAX; k++)
+                rate_limit_init(&q->per_user[k], limits[k].rate, limits[k].burst);
+        rate_limit_init(&q->rows, QUERY_ROWS_PER_SEC, QUERY_ROWS_BURST);
+        q->ready = true;
+}
+
+bool query_limits_rows_ready(QueryLimits *q, uid_t uid, uint64_t now_usec) {
+        setup(q);
+        if (uid == 0 || rate_limit_ready(&q->rows, (uint64_t) uid + 1, now_usec))
+                return true;
+        q->limited++;
+        return false;
+}
+
+void query_limits_rows_charge(QueryLimits *q, uid_t uid, size_t rows, uint64_t now_usec) {
+        setup(q);
+        if (uid != 0)
+                rate_limit_charge(&q->rows, (uint64_t) uid + 1, (double) rows, now_usec);
+}
+
 bool query_limits_take(QueryLimits *q, QueryKind kind, uid_t uid, uint64_t now_usec) {
-        if (!q->ready) {
-                for (QueryKind k = 0; k < _QUERY_KIND_MAX; k++)
-                        rate_limit_init(&q->per_user[k], limits[k].rate, limits[k].burst);
-                q->ready = true;
-        }
+        setup(q);
         if (uid == 0)
                 return true;
         /* +1: the limiter's key 0 marks an empty slot. */

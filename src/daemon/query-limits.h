@@ -21,9 +21,16 @@ typedef enum QueryKind {
         _QUERY_KIND_MAX,
 } QueryKind;
 
+/* And the threads ListTasks reads for a user: each is several /proc
+ * reads, so a call's cost is its rows, not the call. A call is answered
+ * while the user's budget is above 0 and charged its rows afterwards. */
+#define QUERY_ROWS_PER_SEC 2000.0
+#define QUERY_ROWS_BURST 20000.0
+
 typedef struct QueryLimits {
         bool ready;
         RateLimiter per_user[_QUERY_KIND_MAX];
+        RateLimiter rows;       /* ListTasks, per user */
         uint64_t limited;       /* calls answered RateLimited */
 } QueryLimits;
 
@@ -35,3 +42,8 @@ const char *query_name(QueryKind kind);
 /* Take one call of kind for uid at now_usec; false (and counted): over the
  * limit. Sets the tables up on first use. */
 bool query_limits_take(QueryLimits *q, QueryKind kind, uid_t uid, uint64_t now_usec);
+
+/* ListTasks's row budget: whether uid may list now (false: counted), and
+ * the rows a call listed. Root has no budget. */
+bool query_limits_rows_ready(QueryLimits *q, uid_t uid, uint64_t now_usec);
+void query_limits_rows_charge(QueryLimits *q, uid_t uid, size_t rows, uint64_t now_usec);

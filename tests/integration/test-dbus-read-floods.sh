@@ -5,6 +5,8 @@
 #    in QueriesRateLimited;
 #  - GetAll, the counters of `qosctl status` (memory only): answered, not
 #    limited;
+#  - ListTasks(all) on 6,000 threads: answered while the user's budget of
+#    listed threads lasts, then RateLimited;
 #  - new connections, each making one call: qosd asks the bus who each new
 #    sender is (one round trip it waits for), the dbus-daemon's limit of
 #    connections per user bounds how many are open at once;
@@ -17,6 +19,7 @@
 source "$(dirname "$0")/lib.sh"
 require_root
 : "${QOS_BUS_FLOOD:?QOS_BUS_FLOOD must point at qos-bus-flood}"
+: "${QOS_RENAME_STORM:?QOS_RENAME_STORM must point at qos-rename-storm}"
 
 mallory=qos-t-rfflood
 make_user "$mallory"
@@ -102,6 +105,30 @@ flood_result a1
 assert_eq "$(limited)" "$before" "QueriesRateLimited after the GetAll flood"
 count "GetAll flood (one user, 2 connections; answered, not limited)" "$OKN"
 ok "GetAll flood: every call answered ($OKN), root served meanwhile"
+
+# --- ListTasks(all) on 6,000 threads: paid by its rows ---------------------
+for i in 1 2 3 4 5 6; do
+        "$QOS_RENAME_STORM" 0 1000 0 idle idle >"$TEST_TMP/many.$i" &
+        on_exit "kill $!"
+done
+for i in 1 2 3 4 5 6; do
+        wait_for grep -qx done "$TEST_TMP/many.$i" || fail "1,000 threads did not start"
+done
+answered=0 refused=0
+for _ in $(seq 10); do
+        if out=$(runuser -u "$mallory" -- timeout 25 "$CTL" ps -a 2>&1); then
+                [ "$(echo "$out" | wc -l)" -gt 6000 ] || fail "ps -a listed $(echo "$out" | wc -l) lines"
+                answered=$((answered + 1))
+        else
+                assert_contains "$out" "has listed more than 2000 threads a second" "a list past the budget"
+                refused=$((refused + 1))
+        fi
+done
+[ "$answered" -ge 1 ] && [ "$refused" -ge 1 ] || fail "ListTasks on 6,000 threads: $answered answered, $refused refused"
+served "ListTasks on 6,000 threads"
+wait_for runuser -u "$mallory" -- "$CTL" ps || fail "the user was not served again"
+count "ListTasks(all) on 6,000 threads (one user, back to back)" 10
+ok "ListTasks(all) on 6,000 threads: $answered answered in full, $refused refused past the budget, root served"
 
 # --- New connections, one call each ----------------------------------------
 # 2 x 100 open at once, below dbus-daemon's 256 connections per user (a

@@ -38,6 +38,32 @@ static void test_per_user_and_method(void **state) {
         free(q);
 }
 
+/* ListTasks pays by the threads it lists: answered while the budget is
+ * above 0, so a list of 6,000 threads is answered, and the next ones wait
+ * until the rows are paid back. */
+static void test_rows(void **state) {
+        QueryLimits *q = calloc(1, sizeof *q);
+        uint64_t t = 1000000;
+        int answered = 0;
+
+        for (int i = 0; i < 100; i++)
+                if (query_limits_rows_ready(q, 1000, t)) {
+                        answered++;
+                        query_limits_rows_charge(q, 1000, 6000, t);
+                }
+        assert_int_equal(answered, (int) ((QUERY_ROWS_BURST + 5999) / 6000));
+        assert_int_equal(q->limited, 100 - answered);
+        /* Paid back at QUERY_ROWS_PER_SEC. */
+        double debt = answered * 6000.0 - QUERY_ROWS_BURST;
+        uint64_t later = t + (uint64_t) (debt / QUERY_ROWS_PER_SEC * 1e6) + 1000;
+        assert_true(query_limits_rows_ready(q, 1000, later));
+        /* Another user and root are not held by it. */
+        assert_true(query_limits_rows_ready(q, 1001, t));
+        query_limits_rows_charge(q, 0, 1000000, t);
+        assert_true(query_limits_rows_ready(q, 0, t));
+        free(q);
+}
+
 static void test_names(void **state) {
         assert_string_equal(query_name(QUERY_LIST_TASKS), "ListTasks");
         assert_string_equal(query_name(QUERY_EXPLAIN), "Explain");
@@ -47,6 +73,7 @@ static void test_names(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_per_user_and_method),
+                cmocka_unit_test(test_rows),
                 cmocka_unit_test(test_names),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
