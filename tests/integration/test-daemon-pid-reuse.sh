@@ -40,6 +40,15 @@ new_view_ok() { # pid
         assert_eq "$(kernel_view "$1")" "$def" "$2"
 }
 def=$(class_view utility)
+# 2,000 processes while qosd is stopped: its 4 KiB queue overflows.
+overflow_queue() {
+        "$STORM" 2000 >"$TEST_TMP/storm.out" &
+        local s=$!
+        on_exit "kill -KILL $s"
+        wait_for grep -qx done "$TEST_TMP/storm.out" || fail "storm did not finish"
+        kill -KILL "$s"
+        wait "$s" 2>/dev/null || true
+}
 
 # 1. qosd stopped while the PID changes hands, its queue overflowing.
 start_qosd --receive-buffer 4096
@@ -49,12 +58,7 @@ kill -STOP "$QOSD_PID"
 on_exit "kill -CONT $QOSD_PID"
 reuse_pid "$p"
 # Overflow the queue so that the exit above is lost, not just delayed.
-"$STORM" 2000 >"$TEST_TMP/storm.out" &
-s=$!
-on_exit "kill -KILL $s"
-wait_for grep -qx done "$TEST_TMP/storm.out" || fail "storm did not finish"
-kill -KILL "$s"
-wait "$s" 2>/dev/null || true
+overflow_queue
 kill -CONT "$QOSD_PID"
 [ "$(qosd_status EventsLost)" -gt 0 ] || fail "the queue did not overflow"
 WAIT_TIMEOUT=30 wait_for status_above Rescans 1 || fail "no rescan"
@@ -89,12 +93,7 @@ start_qosd --receive-buffer 4096
 start_old
 p=$OLD
 kill -STOP "$QOSD_PID"
-"$STORM" 2000 >"$TEST_TMP/storm.out" &
-s=$!
-on_exit "kill -KILL $s"
-wait_for grep -qx done "$TEST_TMP/storm.out" || fail "storm did not finish"
-kill -KILL "$s"
-wait "$s" 2>/dev/null || true
+overflow_queue
 kill -KILL "$p"
 wait "$p" 2>/dev/null || true
 mkfifo "$TEST_TMP/cmd"

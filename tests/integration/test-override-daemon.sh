@@ -114,14 +114,19 @@ wait_active 0 "after refused calls"
 ok "BeginOverride on threads that are not the caller's is refused"
 
 # --- a loan follows its lender's class ----------------------------------
+# The client's process in front, its main thread user-interactive, lent
+# to the owner and to itself; pid: the process.
+front_lent() {
+        client_start front
+        pid=$(awk '/^Tgid:/ {print $2}' "/proc/$OWNER/status")
+        "$QOSCTL" foreground "$pid"
+        step "self 0 user-interactive"
+        step "lent 0 user-interactive"
+        step "lent-self 0 user-interactive"
+}
 UI=$(class_view user-interactive)
 UT=$(class_view utility)
-client_start front
-pid=$(awk '/^Tgid:/ {print $2}' "/proc/$OWNER/status")
-"$QOSCTL" foreground "$pid"
-step "self 0 user-interactive"
-step "lent 0 user-interactive"
-step "lent-self 0 user-interactive"
+front_lent
 wait_active 2 "the owner's loan and the main thread's own"
 "$QOSCTL" foreground --clear
 assert_eq "$(kernel_view "$pid")" "$UT" "the lender, out of front, with a loan to itself: utility"
@@ -148,12 +153,7 @@ client_done
 ok "a thread whose settings are no class lends nothing above background"
 
 # --- a qosd killed with loans active ------------------------------------
-client_start front
-pid=$(awk '/^Tgid:/ {print $2}' "/proc/$OWNER/status")
-"$QOSCTL" foreground "$pid"
-step "self 0 user-interactive"
-step "lent 0 user-interactive"
-step "lent-self 0 user-interactive"
+front_lent
 wait_active 2 "before qosd is killed"
 stop_qosd KILL
 [ -s "$QOSD_ROOT/run/qos/qosd.loans" ] || fail "the loans are not in qosd.loans"
