@@ -174,7 +174,10 @@ bool focus_budget_ready(Manager *m, uid_t uid) {
 }
 
 void focus_budget_charge(Manager *m, uid_t uid, uint64_t usec) {
-        rate_limit_charge(&m->focus->cost, (uint64_t) uid + 1, (double) usec, clock_usec(CLOCK_MONOTONIC));
+        /* One change is charged a burst at most: however large the
+         * programs, the user's next change waits ten seconds at most. */
+        double cost = usec > FOCUS_COST_BURST_USEC ? FOCUS_COST_BURST_USEC : (double) usec;
+        rate_limit_charge(&m->focus->cost, (uint64_t) uid + 1, cost, clock_usec(CLOCK_MONOTONIC));
 }
 
 void focus_count_refused(Manager *m) {

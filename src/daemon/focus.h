@@ -61,9 +61,10 @@ bool focus_user_at_seat(const Manager *m, uid_t uid);
 
 /* What a user's session sources (SetFocus from a seat user, not a trusted
  * caller) may make qosd spend on the rules for the processes that enter
- * and leave the foreground: 5% of a CPU, in bursts of half a second. A
- * source that switches the focus in a loop between programs of thousands
- * of threads is refused (RateLimited) until its budget refills. */
+ * and leave the foreground: 5% of a CPU, in bursts of half a second (one
+ * change is charged half a second at most). A source that switches the
+ * focus in a loop between programs of thousands of threads is refused
+ * (RateLimited) until its budget refills. */
 #define FOCUS_COST_USEC_PER_SEC 50000.0
 #define FOCUS_COST_BURST_USEC 500000.0
 bool focus_budget_ready(Manager *m, uid_t uid);
