@@ -8,34 +8,11 @@
 #include "log.h"
 
 #define CALL_TIMEOUT_USEC (1000 * 1000)
-#define RETRY_USEC (1000 * 1000)
-
-static void send_now(FocusReport *r);
-
-static int on_retry(sd_event_source *s, uint64_t usec, void *userdata) {
-        FocusReport *r = userdata;
-        if (r->sent == -1)
-                send_now(r);
-        return 0;
-}
 
 static int on_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret_error) {
-        FocusReport *r = userdata;
         const sd_bus_error *e = sd_bus_message_get_error(reply);
-        if (!e)
-                return 0;
-        log_info("qosd did not take the focus: %s", e->message ?: e->name);
-        if (!sd_bus_error_has_name(e, QOS_BUS_ERROR_RATE_LIMITED))
-                return 0;
-        /* Not taken: the next report or the retry sends it again. */
-        r->sent = -1;
-        int q = r->retry ? sd_event_source_set_time_relative(r->retry, RETRY_USEC) :
-                           sd_event_add_time_relative(sd_bus_get_event(r->bus), &r->retry, CLOCK_MONOTONIC,
-                                                      RETRY_USEC, 0, on_retry, r);
-        if (q >= 0)
-                q = sd_event_source_set_enabled(r->retry, SD_EVENT_ONESHOT);
-        if (q < 0)
-                log_warning_errno(q, "cannot schedule telling qosd the focus again: %m");
+        if (e)
+                log_info("qosd did not take the focus: %s", e->message ?: e->name);
         return 0;
 }
 
@@ -91,7 +68,6 @@ int focus_report_open(FocusReport *r, sd_event *event) {
 }
 
 void focus_report_close(FocusReport *r) {
-        r->retry = sd_event_source_disable_unref(r->retry);
         r->owner_slot = sd_bus_slot_unref(r->owner_slot);
         r->bus = sd_bus_flush_close_unref(r->bus);
 }

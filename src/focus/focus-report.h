@@ -3,8 +3,7 @@
  * Calls are asynchronous, so a slow qosd never delays the next event, and
  * an unchanged focus is not sent again. When qosd (re)appears on the bus it
  * is told the current focus, since its claims die with their connections
- * and a new qosd knows nothing. A focus qosd refused for its rate limit is
- * sent again a second later, unless a newer one went meanwhile. */
+ * and a new qosd knows nothing. */
 #pragma once
 
 #include <systemd/sd-bus.h>
@@ -19,7 +18,6 @@ typedef struct FocusReport {
         char source[FOCUS_SOURCE_MAX];     /* of the last event */
         pid_t pid;                              /* the focus now */
         pid_t sent;                             /* what qosd was told; -1: nothing yet */
-        sd_event_source *retry;                 /* the resend after a RateLimited */
 } FocusReport;
 
 int focus_report_open(FocusReport *r, sd_event *event);

@@ -146,7 +146,10 @@ int lend_second(unsigned poll_ms, unsigned give_up_ms) {
         sleep_ms(50);
         thread_settings(still, sizeof still);
         pthread_mutex_unlock(&s.m);
-        thread_settings(after, sizeof after);
+        /* At once, or a round trip later when the second's loan was not
+         * answered yet at the unlock (its lender ends it then): on a busy
+         * machine that answer can take longer than the 50 ms above. */
+        (void) thread_settings_wait_change(still, after, sizeof after, poll_ms);
         pthread_join(first, NULL);
         pthread_join(second, NULL);
         printf("base %s\nlent %s\nstill %s\nafter %s\nfirst lock %s\nsecond lock %d\n", base, lent, still, after,
