@@ -212,6 +212,13 @@ static void test_thread_exits_while_raised(void **state) {
         assert_int_equal(qos_override_begin(t.tid, QOS_CLASS_USER_INTERACTIVE, &o), 0);
         assert_int_equal(class_of(t.tid), QOS_CLASS_USER_INTERACTIVE);
         puppet_finish(&t);
+        /* pthread_join() returns once the thread cleared its TID, inside
+         * the kernel's exit; the task goes a moment later (longer on a busy
+         * machine), and until then it can still be set. */
+        char path[64];
+        snprintf(path, sizeof path, "/proc/self/task/%d", (int) t.tid);
+        for (int i = 0; i < 5000 && access(path, F_OK) == 0; i++)
+                usleep(1000);
         assert_int_equal(qos_override_end(o), -ESRCH);
         assert_int_equal(override_registry_size(), 0);
 }
