@@ -129,13 +129,15 @@ for _ in 1 2 3 4 5; do
         fi
 done
 elapsed=$((SECONDS - start + 1))
-[ "$answered" -ge 1 ] && [ "$refused" = 1 ] || fail "ListTasks on 6,000 threads: $answered answered, none refused"
+[ "$answered" -ge 1 ] || fail "ListTasks on 6,000 threads: none answered"
 # The burst (20,000) and 2,000 a second since, a list answered in full.
+# (On a slow machine each list takes long enough to be paid while it runs:
+# then none is refused.)
 [ "$answered" -le $(((20000 + 2000 * elapsed) / 6000 + 1)) ] || fail "$answered lists in ${elapsed}s"
 served "ListTasks on 6,000 threads"
 wait_for runuser -u "$mallory" -- "$CTL" ps || fail "the user was not served again"
 count "ListTasks(all) on 6,000 threads (one user, back to back)" $((answered + refused))
-ok "ListTasks(all) on 6,000 threads: $answered answered in full, then refused past the budget, root served"
+ok "ListTasks(all) on 6,000 threads: $answered answered in full in ${elapsed}s, $refused refused past the budget, root served"
 
 # --- New connections, one call each ----------------------------------------
 # 2 x 100 open at once, below dbus-daemon's 256 connections per user (a
