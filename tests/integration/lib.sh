@@ -552,3 +552,14 @@ uclamp_percent() { # value
                 printf '%d.%02d\n' $((h / 100)) $((h % 100))
         fi
 }
+
+# 2,000 short processes (qos-fork-storm) while qosd is stopped: a small
+# queue (--receive-buffer 4096) overflows and events are lost.
+overflow_queue() {
+        "$QOS_FORK_STORM" 2000 >"$TEST_TMP/storm.out" &
+        local s=$!
+        on_exit "kill -KILL $s"
+        wait_for grep -qx done "$TEST_TMP/storm.out" || fail "storm did not finish"
+        kill -KILL "$s"
+        wait "$s" 2>/dev/null || true
+}

@@ -18,8 +18,6 @@ qosd_root_init
 BG=$(test_program qos-app-bg)
 NAP=$QOSD_BIN/qos-napper
 cp "$(command -v sleep)" "$NAP"
-STORM=$QOSD_BIN/qos-storm
-cp "$QOS_FORK_STORM" "$STORM"
 write_rule app-bg "$BG" background
 write_rule napper "$NAP" background
 bg=$(class_view background)
@@ -34,12 +32,7 @@ lose_events() {
         RESCANS=$(qosd_status Rescans)
         kill -STOP "$QOSD_PID"
         on_exit "kill -CONT $QOSD_PID"
-        "$STORM" 2000 >"$TEST_TMP/storm.out" &
-        local s=$!
-        on_exit "kill -KILL $s"
-        wait_for grep -qx done "$TEST_TMP/storm.out" || fail "storm did not finish"
-        kill -KILL "$s"
-        wait "$s" 2>/dev/null || true
+        overflow_queue
 }
 rescan() {
         kill -CONT "$QOSD_PID"

@@ -15,8 +15,6 @@ qosd_root_init
 
 BG=$(test_program qos-app-bg)
 OTHER=$(test_program qos-app-other)
-STORM="$QOSD_BIN/qos-storm"
-cp "$QOS_FORK_STORM" "$STORM"
 write_rule app-bg "$BG" background
 bg=$(class_view background)
 
@@ -40,15 +38,6 @@ new_view_ok() { # pid
         assert_eq "$(kernel_view "$1")" "$def" "$2"
 }
 def=$(class_view utility)
-# 2,000 processes while qosd is stopped: its 4 KiB queue overflows.
-overflow_queue() {
-        "$STORM" 2000 >"$TEST_TMP/storm.out" &
-        local s=$!
-        on_exit "kill -KILL $s"
-        wait_for grep -qx done "$TEST_TMP/storm.out" || fail "storm did not finish"
-        kill -KILL "$s"
-        wait "$s" 2>/dev/null || true
-}
 
 # 1. qosd stopped while the PID changes hands, its queue overflowing.
 start_qosd --receive-buffer 4096
