@@ -144,9 +144,27 @@ static int scan_dropins(const FileOpener *o, EntryList *l, const char *unit, con
         return 0;
 }
 
+/* The drop-in directories a capped scan kept: read now, in name order. */
+static int scan_kept_dropins(const FileOpener *o, EntryList *l, EntryList *dropin_dirs, unsigned level,
+                             DiagList *diag) {
+        int r = entry_list_take_capped(dropin_dirs, diag);
+        if (r < 0)
+                return r;
+        if (dropin_dirs->n > 0)
+                qsort(dropin_dirs->items, dropin_dirs->n, sizeof *dropin_dirs->items, cmp_entry);
+        for (size_t i = 0; i < dropin_dirs->n && r >= 0; i++)
+                r = scan_dropins(o, l, dropin_dirs->items[i].unit, dropin_dirs->items[i].path, level, diag);
+        return r;
+}
+
+/* In a capped directory (a user's), drop-in directories are counted like
+ * files: each costs an open and a listing even when empty, so only the
+ * first max_files by name are opened, and the rest reported once. */
 static int scan_dir(const FileOpener *o, EntryList *l, const char *dir, unsigned level, DiagList *diag) {
         _cleanup_closedir_ DIR *d = NULL;
         struct dirent *de;
+        bool capped = l->cap && level >= l->cap->from_level;
+        _cleanup_(entry_list_done) EntryList dropin_dirs = { .cap = l->cap, .dirs = true };
         int r;
 
         r = open_dir(o, dir, &d, diag);
@@ -184,7 +202,15 @@ static int scan_dir(const FileOpener *o, EntryList *l, const char *dir, unsigned
                         if (!conf_d)
                                 continue;
                         unit = strndup(name, stem + strlen(".conf"));
-                        if (!unit || conf_path_join(dir, name, &sub) < 0)
+                        if (!unit)
+                                return -ENOMEM;
+                        if (capped) {
+                                r = entry_add(&dropin_dirs, unit, NULL, dir, name, level, 0, UNIT_CONF);
+                                if (r < 0)
+                                        return r;
+                                continue;
+                        }
+                        if (conf_path_join(dir, name, &sub) < 0)
                                 return -ENOMEM;
                         r = scan_dropins(o, l, unit, sub, level, diag);
                         if (r < 0)
@@ -197,7 +223,7 @@ static int scan_dir(const FileOpener *o, EntryList *l, const char *dir, unsigned
                 if (r < 0)
                         return r;
         }
-        return 0;
+        return capped ? scan_kept_dropins(o, l, &dropin_dirs, level, diag) : 0;
 }
 
 /* A copy of s in strings, appended to v. */

@@ -123,8 +123,9 @@ int entry_list_take_capped(EntryList *l, DiagList *diag) {
         if (l->n_skipped == 0)
                 return 0;
         return diag_add(diag, LOG_ERR, l->first_skipped.path, 0,
-                        "more than %zu rule files (%s=); this file and %zu after it in name order skipped",
-                        l->cap->max_files, l->cap->setting ?: "the limit", l->n_skipped - 1);
+                        "more than %zu %s (%s=); this %s and %zu after it in name order skipped",
+                        l->cap->max_files, l->dirs ? "drop-in directories" : "rule files",
+                        l->cap->setting ?: "the limit", l->dirs ? "directory" : "file", l->n_skipped - 1);
 }
 
 void entry_list_done(EntryList *l) {

@@ -31,6 +31,7 @@ typedef struct EntryList {
         size_t n_heap;
         size_t n_skipped;
         Entry first_skipped;    /* the lowest one left out; path NULL: none */
+        bool dirs;              /* drop-in directories, not files (for the report) */
 } EntryList;
 
 /* "a/b"; -ENOMEM. */

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # What a user can try with the rule directory in their home, against the
 # real daemon: rule files that are FIFOs or symlinks to terminals (swapped
-# in while reloads run), 100,000 files, and a storm of changes beside the
-# administrator's. qosd must keep answering and applying classes, load at
+# in while reloads run), 100,000 files, 50,000 empty drop-in directories,
+# and a storm of changes beside the administrator's. qosd must keep
+# answering and applying classes, load at
 # most the per-user limits, apply the system rules whatever the user does,
 # and reload for the user at a bounded rate without holding up the
 # administrator's reloads.
@@ -192,4 +193,33 @@ slack=8192
 qosd_has_asan && slack=32768
 [ "$rss1" -le $((rss0 + slack)) ] || fail "VmRSS grew from $rss0 kB to $rss1 kB with 100,000 user files"
 ok "100,000 files: the first 256 load, the limit is reported, system rules apply, VmRSS $rss0 -> $rss1 kB"
+
+# --- 50,000 empty drop-in directories. Each costs an open and a listing
+# when read, so they count like files: the first 256 by name are read
+# (a.conf.d, d00000 ... d00254), the rest never opened. Before, every
+# reload of the user's rules read all of them (0.55 s of qosd's CPU each).
+find "$udir" -name 'r*.conf' -delete
+DROP=$(test_program qos-atk-drop)
+as_user sh -c "printf '[Match]\nExecutable=%s\n\n[Process]\nClass=utility\n' '$DROP' >'$udir/a.conf' &&
+        mkdir '$udir/a.conf.d' && printf '[Process]\nClass=background\n' >'$udir/a.conf.d/10-bg.conf'"
+echo "# $(date +%T) making 50,000 directories"
+as_user sh -c "cd '$udir' && seq -f 'd%05g.conf.d' 0 49999 | xargs mkdir"
+echo "# $(date +%T) made"
+# 50,002 in all with mine.conf.d: 256 read, 49,746 skipped.
+dirs_reported() {
+        grep -q "d00255.conf.d:0: more than 256 drop-in directories (UserRulesMaxFiles=); this directory and 49745 after it" \
+                "$QOSD_LOG"
+}
+wait_for dirs_reported || fail "the user's reload did not report the directories beyond the limit: $(grep 'drop-in directories' "$QOSD_LOG" | tail -n 2)"
+AS_USER=$mallory THREADS_BIN=$DROP start_threads y
+wait_view "$(tid_of y)" "$bg" "a drop-in within the limit applies"
+cpu_ns() { awk '{ print $1 }' "/proc/$QOSD_PID/schedstat"; }
+reloads0=$(qosd_status UserReloads)
+cpu0=$(cpu_ns)
+as_user touch "$udir/a.conf"
+wait_for status_above UserReloads "$reloads0" || fail "touching a.conf did not reload the user's rules"
+echo "# one reload of the user's rules with 50,002 drop-in directories: $((($(cpu_ns) - cpu0) / 1000000)) ms of qosd's CPU"
+responsive "with 50,000 drop-in directories in a user's directory"
+applies "with 50,000 drop-in directories in a user's directory"
+ok "50,000 drop-in directories: the first 256 are read, the rest reported, system rules apply"
 stop_qosd

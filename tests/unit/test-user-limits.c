@@ -151,6 +151,28 @@ static void test_rule_and_byte_limits(void **state) {
         assert_non_null(strstr(d->message, "1 after it"));
 }
 
+/* Drop-in directories count like files: each costs an open and a listing
+ * even when empty, so the first ones by name are read, the rest never
+ * opened and reported once. */
+static void test_dropin_dir_limit_keeps_first_names(void **state) {
+        Fixture *f = *state;
+        tree_write(f->root, "home/me/apps.d/x.conf", "[Match]\nExecutable=x\n[Process]\nClass=utility\n");
+        tree_write(f->root, "home/me/apps.d/x.conf.d/10-bg.conf", "[Process]\nClass=background\n");
+        tree_mkdir(f->root, "home/me/apps.d/b.conf.d");
+        tree_mkdir(f->root, "home/me/apps.d/a.conf.d");
+        f->src.user_limits.max_files = 3;
+        load(f);
+        assert_true(matches(f, "x", ME)); /* a, b and x: within the limit */
+        assert_int_equal(f->diag.n, 0);
+
+        tree_mkdir(f->root, "home/me/apps.d/c.conf.d");
+        load(f);
+        assert_false(matches(f, "x", ME)); /* x.conf.d is the fourth */
+        const Diag *d = expect_diag(&f->diag, 0, LOG_ERR,
+                                    "more than 3 drop-in directories (UserRulesMaxFiles=); this directory and 0 after it");
+        assert_non_null(strstr(d->path, "/home/me/apps.d/x.conf.d"));
+}
+
 /* However many bad lines, a user's files say a bounded number of things. */
 static void test_messages_bounded(void **state) {
         Fixture *f = *state;
@@ -198,6 +220,7 @@ int main(void) {
                 T(test_fifo_and_device_not_read),
                 T(test_file_limit_keeps_first_names),
                 T(test_rule_and_byte_limits),
+                T(test_dropin_dir_limit_keeps_first_names),
                 T(test_messages_bounded),
                 T(test_reload_one_user),
         };
