@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "log.h"
+#include "term-escape.h"
 
 static int max_level = LOG_INFO;
 
@@ -49,10 +50,15 @@ int log_internal(int level, int error, const char *fmt, ...) {
                 va_start(ap, fmt);
                 vsnprintf(buf, sizeof buf, fmt, ap);
                 va_end(ap);
+                /* Messages carry names others chose (threads, files): a
+                 * control character, a newline among them, must neither
+                 * act on the terminal that shows the log nor forge a line. */
+                char *text = term_escape(buf);
                 if (stderr_is_journal())
-                        fprintf(stderr, "<%d>%s\n", level, buf);
+                        fprintf(stderr, "<%d>%s\n", level, text ?: buf);
                 else
-                        fprintf(stderr, "%s\n", buf);
+                        fprintf(stderr, "%s\n", text ?: buf);
+                free(text);
         }
         return -(e ? e : EIO);
 }

@@ -268,8 +268,12 @@ static int setup(Manager *m, const Options *o) {
                 if (r == -EINVAL)
                         log_error("Profile=%s: unknown profile (valid: %s), ignored", m->settings.profile,
                                   sched_profile_names());
-                else if (r >= 0)
-                        log_info("profile %s:\n%s", m->settings.profile, report ?: "");
+                else if (r >= 0) {
+                        log_info("profile %s:", m->settings.profile);
+                        for (char *line, *rest = report; (line = strsep(&rest, "\n"));)
+                                if (*line)
+                                        log_info("%s", line);
+                }
         }
         /* Last: the rules already apply whatever the CPU scheduler does. */
         (void) bpf_scheduler_apply(m);

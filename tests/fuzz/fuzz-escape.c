@@ -41,7 +41,8 @@ static bool bus_takes(const char *s) {
         return r >= 0;
 }
 
-/* Valid UTF-8, no C0 control (but a newline where lines is set), no DEL, no C1. */
+/* Valid UTF-8, no C0 control (but a newline where lines is set), no DEL, no C1,
+ * no directional override or isolate. */
 static void check_terminal(const char *s, bool lines) {
         if (!s)
                 abort();
@@ -49,7 +50,9 @@ static void check_terminal(const char *s, bool lines) {
                 __builtin_trap();
         for (const unsigned char *p = (const unsigned char *) s; *p; p++)
                 if ((*p < 0x20 && !(lines && *p == '\n')) || *p == 0x7f ||
-                    (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+                    (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) ||
+                    (*p == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
+                                    (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9))))
                         __builtin_trap();
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* What qosctl prints of others' names: text stays, control characters and
- * bytes that are not UTF-8 become \xNN, and nothing a terminal would act
- * on gets through, whatever the bytes. */
+/* What qosctl and qosd's log print of others' names: text stays; control
+ * characters, directional overrides and bytes that are not UTF-8 become
+ * \xNN; nothing a terminal would act on gets through, whatever the bytes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,11 +16,14 @@
 #include "utf8-escape.h"
 #include "utf8.h"
 
-/* Valid UTF-8 without C0 (but a newline where lines is set), DEL or C1. */
+/* Valid UTF-8 without C0 (but a newline where lines is set), DEL, C1 or a
+ * directional override or isolate. */
 static void assert_printable(const char *s, bool lines) {
         assert_true(utf8_is_valid(s));
         for (const unsigned char *p = (const unsigned char *) s; *p; p++) {
-                if ((*p < 0x20 && !(lines && *p == '\n')) || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+                if ((*p < 0x20 && !(lines && *p == '\n')) || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) ||
+                    (*p == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
+                                    (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9))))
                         fail_msg("byte %#x at %zu of '%s'", *p, (size_t) (p - (const unsigned char *) s), s);
         }
 }
@@ -53,6 +56,13 @@ static void test_controls(void **state) {
         check("one\ntwo", "one\\x0atwo", "one\ntwo");
         check("C\xc2\x9b" "2J", "C\\xc2\\x9b2J", NULL); /* CSI as one character */
         check("\xc2\x80\xc2\x9f", "\\xc2\\x80\\xc2\\x9f", NULL);
+}
+
+/* A name that would reverse the rest of its line ("Trojan Source"). */
+static void test_bidi(void **state) {
+        check("evil\xe2\x80\xaetxt.exe", "evil\\xe2\\x80\\xaetxt.exe", NULL); /* U+202E */
+        check("\xe2\x80\xaa\xe2\x81\xa6\xe2\x81\xa9", "\\xe2\\x80\\xaa\\xe2\\x81\\xa6\\xe2\\x81\\xa9", NULL);
+        check("\xe2\x80\xa9 \xe2\x81\xaa", "\xe2\x80\xa9 \xe2\x81\xaa", NULL); /* U+2029, U+206A: not these */
 }
 
 static void test_not_utf8(void **state) {
@@ -102,6 +112,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_text_stays),
                 cmocka_unit_test(test_controls),
+                cmocka_unit_test(test_bidi),
                 cmocka_unit_test(test_not_utf8),
                 cmocka_unit_test(test_any_bytes),
         };
