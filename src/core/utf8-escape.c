@@ -94,3 +94,12 @@ char *utf8_escape(const char *s) {
 int utf8_unescape(const char *s, char **ret) {
         return unescape_bytes(s, utf8_kept, ret);
 }
+
+/* The same, and a line stays one line. */
+static size_t utf8_line_kept(const char *s, bool first) {
+        return *s == '\n' || *s == '\r' ? 0 : utf8_kept(s, first);
+}
+
+char *utf8_escape_line(const char *s) {
+        return escape_bytes(s, utf8_line_kept);
+}

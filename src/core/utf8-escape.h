@@ -33,3 +33,8 @@ int unescape_bytes(const char *s, EscapeKeep keep, char **ret);
  * NULL when out of memory. */
 char *utf8_escape(const char *s);
 int utf8_unescape(const char *s, char **ret);
+
+/* utf8_escape(), and newlines and carriage returns become \x0a and \x0d:
+ * for a name in a message of one line per item, which it must not split
+ * (a file named "x\nforged: ..." would add a line of its own). */
+char *utf8_escape_line(const char *s);

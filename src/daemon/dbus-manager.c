@@ -232,10 +232,9 @@ static int method_reload(sd_bus_message *msg, void *userdata, sd_bus_error *erro
         r = reload_rules(m, false);
         if (r < 0 && r != -EINVAL)
                 return sd_bus_error_set_errnof(error, r, "Reload failed: %s", strerror(-r));
-        /* Only root may reload: the whole message, every user's files too,
-         * escaped (it names files). */
-        _cleanup_free_ char *whole = reload_status_message(&m->last_reload, 0);
-        _cleanup_free_ char *message = utf8_escape(whole ?: "");
+        /* Only root may reload: the whole message, every user's files too
+         * (escaped for the bus already: reload-status.h). */
+        _cleanup_free_ char *message = reload_status_message(&m->last_reload, 0);
         if (!message)
                 return -ENOMEM;
         if (r == -EINVAL)
@@ -371,11 +370,9 @@ static int get_last_reload_message(sd_bus *bus, const char *path, const char *if
                                    sd_bus_message *reply, void *userdata, sd_bus_error *error) {
         Manager *m = userdata;
         _cleanup_free_ char *message = reload_status_message(&m->last_reload, viewer(m, bus));
-        /* It names files, whose names need not be text. */
-        _cleanup_free_ char *text = message ? utf8_escape(message) : NULL;
-        if (!text)
+        if (!message)
                 return -ENOMEM;
-        return sd_bus_message_append(reply, "s", text);
+        return sd_bus_message_append(reply, "s", message);
 }
 
 static int get_string(sd_bus *bus, const char *path, const char *iface, const char *prop,

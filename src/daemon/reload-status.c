@@ -8,6 +8,7 @@
 
 #include "macro.h"
 #include "reload-status.h"
+#include "utf8-escape.h"
 
 static uint64_t now_realtime(void) {
         struct timespec ts;
@@ -51,8 +52,15 @@ static int errors_of(const DiagList *diag, const UserDirs *users, bool system, u
                 const Diag *d = &diag->items[i];
                 uid_t owner;
                 bool user = owner_of(users, d->path, &owner);
-                if (d->level <= LOG_ERR && (system ? !user : user && owner == uid))
-                        fprintf(f, "%s%s:%u: %s", ftell(f) > 0 ? "\n" : "", d->path, d->line, d->message);
+                if (d->level <= LOG_ERR && (system ? !user : user && owner == uid)) {
+                        _cleanup_free_ char *path = utf8_escape_line(d->path),
+                                            *message = utf8_escape_line(d->message);
+                        if (!path || !message) {
+                                fclose(f);
+                                return -ENOMEM;
+                        }
+                        fprintf(f, "%s%s:%u: %s", ftell(f) > 0 ? "\n" : "", path, d->line, message);
+                }
         }
         if (fclose(f) != 0)
                 return -ENOMEM;
@@ -119,7 +127,7 @@ int reload_status_set(ReloadStatus *st, const DiagList *diag, const UserDirs *us
 int reload_status_failed(ReloadStatus *st, const char *why) {
         reload_status_clear(st);
         st->time_usec = now_realtime();
-        st->system_errors = strdup(why);
+        st->system_errors = utf8_escape(why);
         return st->system_errors ? 0 : -ENOMEM;
 }
 

@@ -44,7 +44,8 @@ int reload_status_set_user(ReloadStatus *st, uid_t uid, const DiagList *diag, co
 /* As viewer reads it: root (uid 0) all of it; anyone else the system's
  * part and their own. ok: no error in it; the message: the errors one a
  * line, or "loaded N rules" (N counting the viewer's own and the system's
- * rules). NULL when out of memory. */
+ * rules), ready for the bus: names escaped by utf8_escape_line(), so that
+ * none splits a line. NULL when out of memory. */
 bool reload_status_ok(const ReloadStatus *st, uid_t viewer);
 char *reload_status_message(const ReloadStatus *st, uid_t viewer);
 /* The rules in rs viewer may count: all for root, else the system's and

@@ -5,8 +5,8 @@
 # and with a noncharacter (UTF-8 that sd-bus refuses), and a user's rule
 # files named with bytes that are not UTF-8.
 # D-Bus carries only UTF-8, so one such name must not make qosd's answers
-# fail for everyone; and qosctl must show every such name escaped (\xNN),
-# never send it raw to root's terminal.
+# fail for everyone; and qosctl and qosd's log must show every such name
+# escaped (\xNN), never send it raw to root's terminal.
 source "$(dirname "$0")/lib.sh"
 require_root
 # Bytes, not characters: the names below are not text in any locale.
@@ -20,13 +20,16 @@ udir=$TEST_TMP/home/$user/.config/qos/apps.d
 runuser -u "$user" -- mkdir -p "$udir"
 
 # What qosctl printed: no control character but tab and newline (C0, DEL,
-# C1 as UTF-8), nothing that is not UTF-8.
+# C1 as UTF-8), no directional override, nothing that is not UTF-8.
 printable() { # file what
         if LC_ALL=C grep -n $'[\x01-\x08\x0b-\x1f\x7f]' "$1" | cat -v >&2; then
                 fail "$2: a control character reached the terminal"
         fi
         if LC_ALL=C grep -n $'\xc2[\x80-\x9f]' "$1" | cat -v >&2; then
                 fail "$2: a C1 control reached the terminal"
+        fi
+        if LC_ALL=C grep -n -e $'\xe2\x80[\xaa-\xae]' -e $'\xe2\x81[\xa6-\xa9]' "$1" | cat -v >&2; then
+                fail "$2: a directional override reached the terminal"
         fi
         iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1 || fail "$2: output that is not UTF-8"
 }
@@ -47,17 +50,20 @@ start_qosd
 
 # --- Threads of the user's, named from inside themselves (as prctl lets
 # any program do): bytes that are not UTF-8, an OSC title and a screen
-# clear, a C1 CSI, U+FFFF.
+# clear, a C1 CSI, U+FFFF, a right-to-left override (U+202E: what follows
+# on the line shows reversed).
 invalid=$(printf 'A\377B')
 escapes=$(printf '\033]0;PWNED\007\033[2J')
 c1=$(printf 'C\302\2332J')
 nonchar=$(printf 'N\357\277\277')
-AS_USER=$user start_threads "$invalid" "$escapes" "$c1" "$nonchar"
+rtl=$(printf 'R\342\200\256gpj')
+AS_USER=$user start_threads "$invalid" "$escapes" "$c1" "$nonchar" "$rtl"
 t_invalid=$(tid_of "$invalid")
 t_escapes=$(tid_of "$escapes")
 t_c1=$(tid_of "$c1")
 t_nonchar=$(tid_of "$nonchar")
-for t in "$t_invalid" "$t_escapes" "$t_c1" "$t_nonchar"; do
+t_rtl=$(tid_of "$rtl")
+for t in "$t_invalid" "$t_escapes" "$t_c1" "$t_nonchar" "$t_rtl"; do
         [ -n "$t" ] || fail "the named threads did not start"
 done
 # The helper's process (THREADS_PID is runuser's).
@@ -69,6 +75,7 @@ assert_contains "$OUT" 'A\xffB' "ps -a shows the byte escaped"
 assert_contains "$OUT" '\x1b]0;PWNED\x07\x1b[2J' "ps -a shows the escapes escaped"
 assert_contains "$OUT" 'C\xc2\x9b2J' "ps -a shows the C1 control escaped"
 assert_contains "$OUT" 'N\xef\xbf\xbf' "ps -a shows the noncharacter escaped"
+assert_contains "$OUT" 'R\xe2\x80\xaegpj' "ps -a shows the override escaped"
 ok "qosctl ps -a as root: every thread listed, names escaped"
 
 qosctl_ok "explain of a thread named with bytes that are not UTF-8" explain "$t_invalid"
@@ -101,7 +108,8 @@ ok "qosctl ps -a as the user and as another user"
 # and a rule file whose rule applies (its name is the thread's origin).
 MINE=$(test_program qos-enc-mine)
 bad=$(printf '\377')
-mkfifo "$udir/x$bad.conf" "$udir/fifo.conf"
+# And one named with terminal escapes and a newline: qosd's log names it.
+mkfifo "$udir/x$bad.conf" "$udir/fifo.conf" "$udir/$(printf 'e\033]0;PWNED\007\nforged: x').conf"
 printf '[Match]\nExecutable=%s\n\n[Process]\nClass=background\n' "$MINE" >"$udir/r$bad.conf"
 chown -R "$user:" "$TEST_TMP/home/$user/.config"
 bg=$(class_view background)
@@ -109,6 +117,10 @@ bg=$(class_view background)
 qosctl_ok "reload with rule files named with bytes that are not UTF-8" reload
 assert_contains "$OUT" 'x\xff.conf:0: cannot read: not a regular file' "reload reports the FIFO, escaped"
 assert_contains "$OUT" 'fifo.conf:0: cannot read: not a regular file' "reload reports the other FIFO"
+assert_contains "$OUT" 'e\x1b]0;PWNED\x07\x0aforged: x.conf:0: cannot read' "reload names the file with a newline on one line"
+if grep -q '^forged' <<<"$OUT"; then
+        fail "a file name forged a line of qosctl reload's report"
+fi
 qosctl_ok "status after that reload" status
 assert_contains "$OUT" 'x\xff.conf:0: cannot read: not a regular file' "status reports the FIFO, escaped"
 assert_contains "$OUT" 'fifo.conf:0: cannot read: not a regular file' "status reports the other FIFO"
@@ -118,6 +130,13 @@ lrm=$(busctl --system get-property org.qosd.QoS1 /org/qosd/QoS1 org.qosd.QoS1.Ma
         fail "LastReloadMessage cannot be read"
 assert_contains "$lrm" 'x\\xff.conf' "LastReloadMessage names the FIFO, escaped"
 ok "qosctl reload and status: the files named with bytes that are not UTF-8 reported escaped, the others too"
+
+printable "$QOSD_LOG" "qosd's log"
+assert_contains "$(cat "$QOSD_LOG")" 'e\x1b]0;PWNED\x07\x0aforged: x.conf:0: cannot read' "qosd's log names the file escaped"
+if grep -q '^forged' "$QOSD_LOG"; then
+        fail "a file name forged a line of qosd's log"
+fi
+ok "qosd's log: names escaped, no line forged"
 
 AS_USER=$user THREADS_BIN=$MINE start_threads mine
 wait_view "$(tid_of mine)" "$bg" "the rule from the file named with bytes that are not UTF-8"

@@ -71,6 +71,18 @@ static void test_each_sees_their_own(void **state) {
         reload_status_clear(&st);
 }
 
+/* A name never adds a line of its own, and reaches the bus as text. */
+static void test_names_escaped(void **state) {
+        DiagList diag = {};
+        ReloadStatus st = {};
+        assert_int_equal(diag_add(&diag, LOG_ERR, "/home/bob/.config/qos/apps.d/x\nforged: y\377.conf", 0,
+                                  "not a regular file"), 0);
+        assert_int_equal(reload_status_set(&st, &diag, &users, NULL), 0);
+        expect_message(&st, BOB, "/home/bob/.config/qos/apps.d/x\\x0aforged: y\\xff.conf:0: not a regular file");
+        diag_list_clear(&diag);
+        reload_status_clear(&st);
+}
+
 static void test_failed_load(void **state) {
         ReloadStatus st = {};
         expect_message(&st, 0, "");
@@ -83,6 +95,7 @@ static void test_failed_load(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_each_sees_their_own),
+                cmocka_unit_test(test_names_escaped),
                 cmocka_unit_test(test_failed_load),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -198,6 +198,14 @@ static void test_unique(void **state) {
 }
 
 /* Only what escaping makes reads back: one text per byte string. */
+/* For one line of a message: the line stays one line, the rest as the bus's. */
+static void test_line(void **state) {
+        char *e = utf8_escape_line("a\nb\rc\td\\e\377");
+        assert_non_null(e);
+        assert_string_equal(e, "a\\x0ab\\x0dc\td\\x5ce\\xff");
+        free(e);
+}
+
 static void test_unescape_rejects(void **state) {
         static const char *const bad[] = {
                 "\\x61",   /* 'a' needs no escape */
@@ -226,6 +234,7 @@ int main(void) {
                 cmocka_unit_test(test_all_short),
                 cmocka_unit_test(test_random),
                 cmocka_unit_test(test_unique),
+                cmocka_unit_test(test_line),
                 cmocka_unit_test(test_unescape_rejects),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
