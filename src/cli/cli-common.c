@@ -221,7 +221,10 @@ void cli_print_diags(const DiagList *l) {
                 diag_format(&l->items[i], f);
                 if (fclose(f) != 0)
                         return;
-                shown = term_escape_lines(text);
-                fputs(shown ?: "?\n", stderr);
+                /* One line each, whatever the names in it hold. */
+                if (len > 0 && text[len - 1] == '\n')
+                        text[len - 1] = '\0';
+                shown = term_escape(text);
+                fprintf(stderr, "%s\n", shown ?: "?");
         }
 }

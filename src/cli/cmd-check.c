@@ -160,7 +160,7 @@ int cmd_check(int argc, char **argv) {
                 return EXIT_FAIL;
         }
         if (effective) {
-                ruleset_write_effective(rs, stdout);
+                ruleset_write_effective(rs, stdout); /* names escaped: rule-dump.c */
                 fflush(stdout);
         }
         (void) diag_list_sort(&diag); /* unsorted is still readable */

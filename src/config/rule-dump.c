@@ -3,35 +3,59 @@
  * setting followed by the file:line it comes from (as a ';' comment, which
  * qos.d allows after a value), and for each file what it masks and which
  * drop-ins extend it. Each application's part reads back as a qos.d file
- * with the same rules. */
+ * with the same rules (names with control characters aside: those are
+ * shown escaped, \xNN). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ruleset-internal.h"
+#include "term-escape.h"
+
+/* A name from a file or its name (paths, patterns): escaped, so that it
+ * neither acts on the terminal nor, with a newline, adds a line that reads
+ * as a rule. */
+static int put(FILE *f, const char *s) {
+        char *e = term_escape(s);
+        int n = fputs(e ?: "?", f) >= 0 ? (int) strlen(e ?: "?") : 0;
+        free(e);
+        return n;
+}
 
 static void origin_comment(FILE *f, int width, RuleOrigin o) {
         if (!o.path)
                 fputc('\n', f);
-        else if (o.line > 0)
-                fprintf(f, "%*s; %s:%u\n", width > 0 ? width : 1, "", o.path, o.line);
-        else
-                fprintf(f, "%*s; %s\n", width > 0 ? width : 1, "", o.path);
+        else {
+                fprintf(f, "%*s; ", width > 0 ? width : 1, "");
+                put(f, o.path);
+                if (o.line > 0)
+                        fprintf(f, ":%u", o.line);
+                fputc('\n', f);
+        }
 }
 
 /* "Key=value" padded so that the origins line up. */
 static void setting(FILE *f, const AppRule *app, const char *key, const char *value, SourceLine l) {
-        int n = fprintf(f, "%s=%s", key, value);
+        int n = fprintf(f, "%s=", key);
+        n += put(f, value);
         origin_comment(f, 40 - n, app_rule_origin(app, l));
 }
 
 static void write_app(FILE *f, const AppRule *app) {
         RuleOrigin o = app_rule_origin(app, app->origin);
-        if (o.line > 0)
-                fprintf(f, "# application \"%s\" from %s:%u\n", app->name, o.path, o.line);
+        if (o.line > 0) {
+                fputs("# application \"", f);
+                put(f, app->name);
+                fputs("\" from ", f);
+                put(f, o.path);
+                fprintf(f, ":%u\n", o.line);
+        }
 
         fprintf(f, "[Match]\n");
-        if (app->implicit_match)
-                fprintf(f, "# no Match keys: Executable=%s, from the %s\n", app->name,
-                        o.line > 0 ? "schedqos key" : "file name");
+        if (app->implicit_match) {
+                fputs("# no Match keys: Executable=", f);
+                put(f, app->name);
+                fprintf(f, ", from the %s\n", o.line > 0 ? "schedqos key" : "file name");
+        }
         for (MatchKind k = 0; k < _MATCH_KIND_MAX; k++) {
                 size_t n;
                 const Pattern *patterns = app_rule_patterns(app, k, &n);
@@ -46,7 +70,9 @@ static void write_app(FILE *f, const AppRule *app) {
                 const ThreadRule *t = &app->threads[i];
                 if (t->class.class == QCLASS_UNSPECIFIED)
                         continue;
-                fprintf(f, "\n[Thread:%s]\n", t->name.text);
+                fputs("\n[Thread:", f);
+                put(f, t->name.text);
+                fputs("]\n", f);
                 setting(f, app, "Class", qclass_to_string(t->class.class), t->class.origin);
         }
         const ClassSetting *max = app_rule_max(app);
@@ -57,16 +83,28 @@ static void write_app(FILE *f, const AppRule *app) {
 }
 
 static void write_unit(FILE *f, const ConfUnit *u) {
-        if (u->masked_by)
-                fprintf(f, "# %s: masked by %s\n", u->name, u->masked_by);
-        else if (u->path)
-                fprintf(f, "# %s\n", u->path);
-        else
-                fprintf(f, "# %s: only drop-ins, no file; not loaded\n", u->name);
-        for (size_t i = 0; i < u->n_dropins; i++)
-                fprintf(f, "# + drop-in %s\n", u->dropins[i]);
-        for (size_t i = 0; i < u->n_ignored; i++)
-                fprintf(f, "# ignored: %s\n", u->ignored[i]);
+        fputs("# ", f);
+        if (u->masked_by) {
+                put(f, u->name);
+                fputs(": masked by ", f);
+                put(f, u->masked_by);
+        } else if (u->path)
+                put(f, u->path);
+        else {
+                put(f, u->name);
+                fputs(": only drop-ins, no file; not loaded", f);
+        }
+        fputc('\n', f);
+        for (size_t i = 0; i < u->n_dropins; i++) {
+                fputs("# + drop-in ", f);
+                put(f, u->dropins[i]);
+                fputc('\n', f);
+        }
+        for (size_t i = 0; i < u->n_ignored; i++) {
+                fputs("# ignored: ", f);
+                put(f, u->ignored[i]);
+                fputc('\n', f);
+        }
 }
 
 static void write_scope(FILE *f, const Scope *s) {
@@ -89,8 +127,10 @@ void ruleset_write_effective(const RuleSet *rs, FILE *f) {
                 const Scope *s = &rs->scopes[i];
                 if (!s->user) {
                         fprintf(f, "### system rules");
-                        for (size_t d = 0; d < rs->n_dirs; d++)
-                                fprintf(f, "%s%s", d == 0 ? " from " : " < ", rs->dirs[d]);
+                        for (size_t d = 0; d < rs->n_dirs; d++) {
+                                fputs(d == 0 ? " from " : " < ", f);
+                                put(f, rs->dirs[d]);
+                        }
                         fputc('\n', f);
                 } else
                         fprintf(f, "\n### rules for uid %u: files its own directories change\n", (unsigned) s->uid);

@@ -127,4 +127,25 @@ run 2 "$QOSCTL" import ananicy onlyone
 run 2 "$QOSCTL" import schedqos a b
 run 1 "$QOSCTL" import ananicy "$tmp/nonexistent" "$tmp/dest2"
 has err "No such file or directory"
+
+# Names from a directory someone else wrote (a user's): a file named with
+# terminal escapes holding an Executable= with more of them, and a FIFO
+# named with a newline. Nothing reaches the terminal raw, and no name adds
+# a line of its own (a "forged:" error, a "[Process]" section).
+hostile=$tmp/hostile
+mkdir -p "$hostile"
+printf '[Match]\nExecutable=/usr/bin/\033]0;X\007a\n[Process]\nClass=background\n' >"$hostile/$(printf 'a\033[31mred').conf"
+mkfifo "$hostile/$(printf 'f\nforged: [Process]').conf"
+run 1 "$QOSCTL" check --effective "$hostile"
+for f in out err; do
+        if LC_ALL=C grep -n $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/$f"; then
+                fail "check --effective: a control character in its $f"
+        fi
+        if grep -n '^forged' "$tmp/$f"; then
+                fail "check --effective: a file name added a line to its $f"
+        fi
+done
+has out 'Executable=/usr/bin/\x1b]0;X\x07a'
+has out '# '"$hostile"'/a\x1b[31mred.conf'
+has err "$hostile"'/f\x0aforged: [Process].conf: error: cannot read: not a regular file'
 echo "ok - qosctl check and import"
