@@ -329,7 +329,6 @@ COUNTER(m->counters.vanished, vanished)
 COUNTER(m->counters.recovered, recovered)
 COUNTER(m->counters.reloads, reloads)
 COUNTER(m->counters.reload_failures, reload_failures)
-COUNTER(m->counters.user_reloads, user_reloads)
 COUNTER(m->last_reload.time_usec, last_reload_time)
 COUNTER(registry_size(&m->tasks), tasks_managed)
 COUNTER(overrides_count(m), active_overrides)
@@ -349,6 +348,12 @@ static uid_t viewer(Manager *m, sd_bus *bus) {
         int r = msg && m->broker ? broker_identify(m, msg, &caller, &error) : -ESRCH;
         sd_bus_error_free(&error);
         return r < 0 ? (uid_t) -1 : caller.uid;
+}
+
+static int get_user_reloads(sd_bus *bus, const char *path, const char *iface, const char *prop,
+                            sd_bus_message *reply, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        return sd_bus_message_append(reply, "t", reload_user_reloads(m, viewer(m, bus)));
 }
 
 /* The reload's result and the rules counted as the reader may see them:

@@ -51,6 +51,7 @@ typedef struct UserReload {
         uid_t uid;
         sd_event_source *timer;
         uint64_t last_usec;     /* CLOCK_MONOTONIC of the user's last reload; 0: none */
+        uint64_t reloads;       /* UserReloads as this user reads it */
 } UserReload;
 
 struct Reloader {
@@ -89,7 +90,9 @@ static int on_user_due(sd_event_source *s, uint64_t usec, void *userdata) {
          * before the read, so that a change made meanwhile reloads again
          * (reload_rules does the same). */
         rewatch_user(m, u->uid);
-        reload_user_rules(m, u->uid);
+        uint64_t before = m->counters.user_reloads;
+        (void) reload_user_rules(m, u->uid);
+        u->reloads += m->counters.user_reloads - before;
         return 0;
 }
 
@@ -333,6 +336,16 @@ void reload_watch_refresh(Manager *m) {
                         sd_event_source_set_enabled(rl->users[i]->timer, SD_EVENT_OFF);
         reload_unwatch(m);
         reload_watch(m);
+}
+
+uint64_t reload_user_reloads(Manager *m, uid_t viewer) {
+        Reloader *rl = m->reloader;
+        if (viewer == 0)
+                return m->counters.user_reloads;
+        for (size_t i = 0; rl && i < rl->n_users; i++)
+                if (rl->users[i]->uid == viewer)
+                        return rl->users[i]->reloads;
+        return 0;
 }
 
 void reload_unwatch(Manager *m) {

@@ -29,4 +29,7 @@ int reload_watch(Manager *m);
  * per-user reloads. */
 void reload_watch_refresh(Manager *m);
 void reload_unwatch(Manager *m);
+/* UserReloads as viewer reads it: root every user's, anyone else their
+ * own (when another user edits their rules is theirs to know). */
+uint64_t reload_user_reloads(Manager *m, uid_t viewer);
 void reload_free(Manager *m);

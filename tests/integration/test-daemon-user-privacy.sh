@@ -198,5 +198,13 @@ AS_USER=$bob THREADS_BIN=$SECRET start_threads s
 sleep 0.3
 assert_eq "$(kernel_view "$(tid_of s)")" "$def" "bob's link added later gives alice's secret rule"
 ok "a link added later is refused at the user's reload and reported to that user alone"
+
+# When another user edits their rules is theirs to know: UserReloads
+# counts the reader's own reloads, root's all.
+reloads_of() { "$@" status | awk '$1 == "UserReloads" { print $2 }'; }
+[ "$(reloads_of qosctl_as "$bob")" -ge 1 ] || fail "bob's UserReloads does not count his reload"
+assert_eq "$(reloads_of qosctl_as "$alice")" 0 "alice's UserReloads, after bob's reload"
+[ "$(reloads_of "$QOSCTL")" -ge "$(reloads_of qosctl_as "$bob")" ] || fail "root's UserReloads is below bob's"
+ok "UserReloads: each user counts their own reloads, root all"
 client_stop
 stop_qosd
