@@ -77,10 +77,6 @@ static void diag_list_clearp(DiagList *l) {
         diag_list_clear(l);
 }
 
-static void ruleset_freep(RuleSet **rs) {
-        ruleset_free(*rs);
-}
-
 int cmd_check(int argc, char **argv) {
         static const struct option opts[] = {
                 { "effective", no_argument, NULL, 'e' },

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "macro.h"
 #include "qclass.h"
 
 /* Where a rule (or a diagnostic) comes from. */
@@ -136,6 +137,7 @@ typedef struct RuleSet RuleSet;
  * beyond src->max_entries. */
 int ruleset_load(const RuleSources *src, RuleSet **ret, DiagList *diag);
 RuleSet *ruleset_free(RuleSet *rs);
+DEFINE_TRIVIAL_CLEANUP_FUNC(RuleSet *, ruleset_free)
 /* Load uid's rules again from src (only its user directories are read;
  * the system scope stays as loaded) and put them in place of the ones rs
  * holds: a change in one user's directory costs that user's files only.

@@ -32,6 +32,14 @@ static inline void closedirp(DIR **d) {
                 closedir(*d);
 }
 
+/* funcp() for _cleanup_(funcp), where func(p) frees what p points to and
+ * takes NULL: declared beside the type, e.g.
+ * DEFINE_TRIVIAL_CLEANUP_FUNC(RuleSet *, ruleset_free) gives ruleset_freep. */
+#define DEFINE_TRIVIAL_CLEANUP_FUNC(type, func) \
+        static inline void func##p(type *p) {   \
+                (void) func(*p);                \
+        }
+
 #define _cleanup_free_ _cleanup_(freep)
 #define _cleanup_close_ _cleanup_(closep)
 #define _cleanup_fclose_ _cleanup_(fclosep)

@@ -54,10 +54,6 @@ int broker_identify(Manager *m, sd_bus_message *msg, Caller *ret, sd_bus_error *
         return 0;
 }
 
-static void process_record_freep(ProcessRecord **p) {
-        process_record_free(*p);
-}
-
 /* The app's MaxClass for this thread, as the rules say (policy.c), and
  * whether it is in the owner's own file (*user). */
 static void app_cap(Manager *m, pid_t tgid, pid_t tid, QClass *ret, char *origin, size_t size, bool *user) {

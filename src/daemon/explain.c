@@ -50,10 +50,6 @@ void explanation_clear(Explanation *x) {
         *x = (Explanation) {};
 }
 
-static void process_record_freep(ProcessRecord **p) {
-        process_record_free(*p);
-}
-
 bool explain_may_see(uid_t viewer, pid_t tid) {
         return viewer == 0 || proc_owned_by(tid, viewer) > 0;
 }

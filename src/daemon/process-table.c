@@ -19,10 +19,6 @@ ProcessRecord *process_record_free(ProcessRecord *p) {
         return NULL;
 }
 
-static void process_record_freep(ProcessRecord **p) {
-        process_record_free(*p);
-}
-
 int process_record_read(pid_t pid, uint64_t start_time, ProcessRecord **ret) {
         _cleanup_(process_record_freep) ProcessRecord *p = calloc(1, sizeof *p);
         char comm[PROC_COMM_MAX];

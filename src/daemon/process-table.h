@@ -38,6 +38,7 @@ int process_record_copy(const ProcessRecord *parent, pid_t pid, uint64_t start_t
  * before of the very same process (PID and start time), if it has one. */
 int process_record_keep_program(ProcessRecord *p, const ProcessRecord *before);
 ProcessRecord *process_record_free(ProcessRecord *p);
+DEFINE_TRIVIAL_CLEANUP_FUNC(ProcessRecord *, process_record_free)
 ProcessInfo process_record_info(const ProcessRecord *p);
 
 ProcessRecord *process_table_get(const ProcessTable *t, pid_t pid);

@@ -13,10 +13,6 @@
 #include "task-ref.h"
 #include "units.h"
 
-static void process_record_freep(ProcessRecord **p) {
-        process_record_free(*p);
-}
-
 /* A process no rule matches (any more). Its threads that qosd changed go
  * back, except across exec: a program exec'd by a managed one keeps the
  * class it inherited, as the kernel keeps it, and qosd keeps tracking it so
