@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../.."
 B=${1:-build}
 REPS=${2:-5}
 LOAD=${3:-quiet}
-SIZES=${4:-0 1000 50000}
+SIZES=${4:-0 1000 50000 300000}
 B=$(realpath "$B")
 export QOSD=$B/src/daemon/qosd QOSCTL=$B/src/cli/qosctl QOS_SOURCE_ROOT=$PWD
 export QOS_TEST_THREADS=$B/tests/helpers/qos-test-threads
@@ -29,7 +29,7 @@ printf '[Daemon]\nUserRules=yes\nUserRulesReloadIntervalSec=1\n' >"$QOSD_ROOT/et
 user=qos-b-reload
 home=$TEST_TMP/home
 mkdir -p "$home"
-mount -t tmpfs -o size=256m,nr_inodes=200k,mode=755 qos-bench "$home"
+mount -t tmpfs -o size=512m,nr_inodes=400k,mode=755 qos-bench "$home"
 on_exit "umount -l '$home'"
 make_user "$user" "$home"
 udir=$home/$user/.config/qos/apps.d

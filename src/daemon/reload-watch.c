@@ -13,6 +13,7 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "log.h"
 #include "macro.h"
 #include "qos-config.h"
@@ -20,6 +21,11 @@
 
 /* Editors write a file in several steps; wait until they are done. */
 #define SETTLE_USEC (200 * 1000)
+/* After a user's reload, the next one waits at least this many times the
+ * CPU time it took: however large a user makes their directory (it is read
+ * whole, to load the first files by name), their reloads take at most a
+ * twentieth of a CPU. */
+#define USER_RELOAD_COST_FACTOR 19
 #define OVERFLOW_NOTE_USEC (1000 * 1000)
 #define MAX_SYSTEM_WATCHES 64
 /* A user's apps.d and this many of its drop-in directories. */
@@ -51,6 +57,7 @@ typedef struct UserReload {
         uid_t uid;
         sd_event_source *timer;
         uint64_t last_usec;     /* CLOCK_MONOTONIC of the user's last reload; 0: none */
+        uint64_t cost_usec;     /* qosd's CPU time for it */
         uint64_t reloads;       /* UserReloads as this user reads it */
 } UserReload;
 
@@ -89,9 +96,10 @@ static int on_user_due(sd_event_source *s, uint64_t usec, void *userdata) {
         /* Its drop-in directories may have come or gone. Watched anew
          * before the read, so that a change made meanwhile reloads again
          * (reload_rules does the same). */
+        uint64_t before = m->counters.user_reloads, cpu = clock_usec(CLOCK_THREAD_CPUTIME_ID);
         rewatch_user(m, u->uid);
-        uint64_t before = m->counters.user_reloads;
         (void) reload_user_rules(m, u->uid);
+        u->cost_usec = clock_usec(CLOCK_THREAD_CPUTIME_ID) - cpu;
         u->reloads += m->counters.user_reloads - before;
         return 0;
 }
@@ -140,9 +148,10 @@ static UserReload *user_reload(Manager *m, Reloader *rl, uid_t uid) {
 }
 
 /* A user's change: one reload 200 ms after the first change, or one
- * interval after the user's last reload if that is later. Changes while
- * it is due move nothing: that reload reads them. However fast a user
- * writes, their rules reload at most once per interval. */
+ * interval after the user's last reload if that is later (and 20 times
+ * that reload's CPU time, if longer). Changes while it is due move
+ * nothing: that reload reads them. However fast a user writes, their
+ * rules reload at most once per interval. */
 static void user_changed(Manager *m, Reloader *rl, uid_t uid) {
         UserReload *u = user_reload(m, rl, uid);
         uint64_t now, at;
@@ -158,8 +167,14 @@ static void user_changed(Manager *m, Reloader *rl, uid_t uid) {
         if (r < 0)
                 return;
         at = now + SETTLE_USEC;
-        if (u->last_usec > 0 && u->last_usec + m->settings.user_rules_reload_interval_usec > at)
-                at = u->last_usec + m->settings.user_rules_reload_interval_usec;
+        if (u->last_usec > 0) {
+                uint64_t gap = m->settings.user_rules_reload_interval_usec,
+                         by_cost = u->cost_usec * (USER_RELOAD_COST_FACTOR + 1);
+                if (by_cost > gap)
+                        gap = by_cost;
+                if (u->last_usec + gap > at)
+                        at = u->last_usec + gap;
+        }
         if (u->timer) {
                 r = sd_event_source_set_time(u->timer, at);
                 if (r >= 0)
