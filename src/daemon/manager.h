@@ -14,7 +14,7 @@
 #include "reload-status.h"
 #include "rename-queue.h"
 #include "rules.h"
-#include "settings.h"
+#include "qosd-conf.h"
 #include "user-rules.h"
 #include "state-file.h"
 #include "task-registry.h"

@@ -10,7 +10,7 @@
 #include "log.h"
 #include "macro.h"
 #include "parse-bool.h"
-#include "settings.h"
+#include "qosd-conf.h"
 
 void settings_init(Settings *s) {
         *s = (Settings) {
