@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# shellcheck shell=bash
 # Sourced by the tests that compare option lists: what a program's --help
 # and its man page say it takes. An "entry" is one option with its names,
 # on one line: "-c --class".

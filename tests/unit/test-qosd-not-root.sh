@@ -34,7 +34,8 @@ rc=0
 [ ! -s "$tmp/out" ] || fail "qosd printed on stdout: $(cat "$tmp/out")"
 want="qosd: must run as root (it changes the scheduling of every user's threads)"
 [ "$(cat "$tmp/err")" = "$want" ] || { cat "$tmp/err" >&2; fail "stderr is not the one line: $want"; }
-[ -z "$(ls -A "$tmp/root" | grep -v '^qosd.conf$')" ] || fail "qosd created $(ls -A "$tmp/root")"
+created=$(find "$tmp/root" -mindepth 1 ! -name qosd.conf)
+[ -z "$created" ] || fail "qosd created $created"
 echo "ok: refused with one line, nothing created, settings not read"
 
 for opt in --help --version; do
