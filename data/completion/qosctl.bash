@@ -108,7 +108,7 @@ _qosctl()
             set) opts='-c --class -p --pid -a --all-tasks -v --verbose -h --help' ;;
             get) opts='-p --pid -a --all-tasks -h --help' ;;
             check) opts='-e --effective -u --user -U --user-dir -h --help' ;;
-            import) opts='--force -h --help' ;;
+            import) opts='-f --force -h --help' ;;
             ps) opts='-a --all -p --pid -h --help' ;;
             top) opts='-b --batch -n --iterations -d --delay -s --sort -p --pid -h --help' ;;
             foreground) opts='--clear -h --help' ;;

@@ -124,6 +124,29 @@ oom:
         return -ENOMEM;
 }
 
+unsigned ananicy_text_rule_line(const char *text, size_t len) {
+        unsigned line = 1;
+        for (const char *s = text, *e = text + len; s < e; line++) {
+                const char *nl = memchr(s, '\n', (size_t) (e - s));
+                size_t n = (size_t) ((nl ? nl : e) - s), i = 0;
+                while (i < n && isspace((unsigned char) s[i]))
+                        i++;
+                if (i == n || s[i] == '#') {
+                        s = nl ? nl + 1 : e;
+                        continue;
+                }
+                if (s[i] != '{')
+                        return 0;
+                struct json_tokener *tok = json_tokener_new();
+                json_object *obj = tok ? json_tokener_parse_ex(tok, s + i, (int) (n - i)) : NULL, *v;
+                bool rule = obj && json_object_is_type(obj, json_type_object) && has_string(obj, "name", &v);
+                json_object_put(obj);
+                json_tokener_free(tok);
+                return rule ? line : 0;
+        }
+        return 0;
+}
+
 static int load_line(AnanicyTree *t, struct json_tokener *tok, const char *s, size_t len, RuleOrigin o,
                      DiagList *diag) {
         size_t i = 0;
@@ -207,6 +230,10 @@ static bool has_suffix(const char *s, const char *suffix) {
         return n > k && strcmp(s + n - k, suffix) == 0;
 }
 
+bool ananicy_reads_file(const char *name) {
+        return has_suffix(name, ".rules") || has_suffix(name, ".types") || has_suffix(name, ".cgroups");
+}
+
 static int walk(AnanicyTree *t, const char *dir, unsigned depth, DiagList *diag) {
         struct dirent **names = NULL;
         int r = 0;
@@ -221,8 +248,7 @@ static int walk(AnanicyTree *t, const char *dir, unsigned depth, DiagList *diag)
                         if (asprintf(&path, "%s/%s", dir, name) < 0) {
                                 path = NULL;
                                 r = -ENOMEM;
-                        } else if (has_suffix(name, ".types") || has_suffix(name, ".rules") ||
-                                   has_suffix(name, ".cgroups"))
+                        } else if (ananicy_reads_file(name))
                                 r = load_file(t, path, diag);
                         else if (depth < TREE_DEPTH_MAX) {
                                 DIR *d = opendir(path);

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "rules.h"
@@ -26,6 +28,19 @@ typedef struct AnanicyTree {
         AnanicyEntry *rules;    /* *.rules, sorted by name */
         size_t n_rules;
 } AnanicyTree;
+
+/* Whether name is a file ananicy reads: *.rules, *.types, *.cgroups. */
+bool ananicy_reads_file(const char *name);
+
+/* Whether text is in ananicy's format, a JSON object a line: its first
+ * line that is neither blank nor a comment holds one object, and it has a
+ * "name" string (a rule). That line's number, or 0: not ananicy's. Never
+ * true of a valid schedqos file (one JSON object for the whole file, whose
+ * values are objects). */
+unsigned ananicy_text_rule_line(const char *text, size_t len);
+
+/* The advice for a file in ananicy's format where qos.d files belong. */
+#define ANANICY_IMPORT_HINT "'qosctl import ananicy SRC DEST' converts ananicy rules into qos.d files"
 
 /* Read every *.rules, *.types and *.cgroups file below src, in name order.
  * Each line's keys say what it is, as in ananicy-cpp (see the .c file).

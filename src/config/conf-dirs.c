@@ -9,6 +9,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "ananicy-import.h"
 #include "conf-dirs.h"
 #include "conf-entries.h"
 #include "file-open.h"
@@ -119,9 +120,83 @@ static int entry_type(const FileOpener *o, DIR *d, const char *dir, const struct
         return *mask ? S_IFREG : (int) (st.st_mode & S_IFMT);
 }
 
+/* The names a directory's scan passes over (not hidden, not a rule
+ * file's), for one message per directory however many there are: their
+ * number, the first few by name (the same whatever order the directory
+ * lists them in) and whether one is ananicy's. */
+#define SKIPPED_SHOWN 3
+
+typedef struct Skipped {
+        size_t n;
+        char *first[SKIPPED_SHOWN];     /* sorted */
+        bool ananicy;
+} Skipped;
+
+static void skipped_done(Skipped *k) {
+        for (size_t i = 0; i < SKIPPED_SHOWN; i++)
+                free(k->first[i]);
+        *k = (Skipped) {};
+}
+
+static int skipped_add(Skipped *k, const char *name) {
+        size_t kept = k->n < SKIPPED_SHOWN ? k->n : SKIPPED_SHOWN, at = kept;
+
+        k->n++;
+        k->ananicy |= ananicy_reads_file(name);
+        while (at > 0 && strcmp(name, k->first[at - 1]) < 0)
+                at--;
+        if (at == SKIPPED_SHOWN)
+                return 0;
+        char *copy = strdup(name);
+        if (!copy)
+                return -ENOMEM;
+        if (kept == SKIPPED_SHOWN)
+                free(k->first[--kept]);
+        memmove(&k->first[at + 1], &k->first[at], (kept - at) * sizeof *k->first);
+        k->first[at] = copy;
+        return 0;
+}
+
+/* One warning for what k holds, at the file when it is one, else at dir:
+ * what is not a rule file there is read by nobody, and was most often
+ * meant to be. */
+static int skipped_report(Skipped *k, const char *dir, bool dropins, DiagList *diag) {
+        const char *what = dropins ? "drop-in (*.conf)" : "rule file (*.conf, *.json, NAME.conf.d/)";
+        const char *hint = k->ananicy ? "; " ANANICY_IMPORT_HINT : "";
+        _cleanup_free_ char *path = NULL, *names = NULL;
+        size_t len = 0, shown = k->n < SKIPPED_SHOWN ? k->n : SKIPPED_SHOWN;
+        int r;
+
+        if (k->n == 0)
+                return 0;
+        if (k->n == 1) {
+                if (conf_path_join(dir, k->first[0], &path) < 0)
+                        return -ENOMEM;
+                r = diag_add(diag, LOG_WARNING, path, 0, "skipped: not a %s%s", what, hint);
+                skipped_done(k);
+                return r;
+        }
+        FILE *f = open_memstream(&names, &len);
+        if (!f)
+                return -ENOMEM;
+        for (size_t i = 0; i < shown; i++)
+                fprintf(f, "%s'%s'", i == 0 ? "" : i + 1 < shown || k->n > shown ? ", " : " and ", k->first[i]);
+        if (k->n > shown)
+                fprintf(f, " and %zu more", k->n - shown);
+        r = fclose(f) == 0 ? 0 : -ENOMEM;
+        if (r >= 0)
+                r = diag_add(diag, LOG_WARNING, dir, 0, "%zu files skipped, each not a %s: %s%s", k->n, what, names,
+                             hint);
+        skipped_done(k);
+        return r;
+}
+
+/* report: say which names are skipped (a user's scope scans the system
+ * directories again, and does not). */
 static int scan_dropins(const FileOpener *o, EntryList *l, const char *unit, const char *dir, unsigned level,
-                        DiagList *diag) {
+                        bool report, DiagList *diag) {
         _cleanup_closedir_ DIR *d = NULL;
+        _cleanup_(skipped_done) Skipped skipped = {};
         struct dirent *de;
         int r;
 
@@ -130,8 +205,13 @@ static int scan_dropins(const FileOpener *o, EntryList *l, const char *unit, con
                 return r;
         while ((de = readdir(d))) {
                 int mask;
-                if (de->d_name[0] == '.' || !has_suffix(de->d_name, ".conf", NULL))
+                if (de->d_name[0] == '.')
                         continue;
+                if (!has_suffix(de->d_name, ".conf", NULL)) {
+                        if (report && (r = skipped_add(&skipped, de->d_name)) < 0)
+                                return r;
+                        continue;
+                }
                 r = entry_type(o, d, dir, de, &mask, diag);
                 if (r < 0)
                         return r;
@@ -141,7 +221,7 @@ static int scan_dropins(const FileOpener *o, EntryList *l, const char *unit, con
                 if (r < 0)
                         return r;
         }
-        return 0;
+        return skipped_report(&skipped, dir, true, diag);
 }
 
 /* The drop-in directories a capped scan kept: read now, in name order. */
@@ -153,15 +233,17 @@ static int scan_kept_dropins(const FileOpener *o, EntryList *l, EntryList *dropi
         if (dropin_dirs->n > 0)
                 qsort(dropin_dirs->items, dropin_dirs->n, sizeof *dropin_dirs->items, cmp_entry);
         for (size_t i = 0; i < dropin_dirs->n && r >= 0; i++)
-                r = scan_dropins(o, l, dropin_dirs->items[i].unit, dropin_dirs->items[i].path, level, diag);
+                r = scan_dropins(o, l, dropin_dirs->items[i].unit, dropin_dirs->items[i].path, level, true, diag);
         return r;
 }
 
 /* In a capped directory (a user's), drop-in directories are counted like
  * files: each costs an open and a listing even when empty, so only the
  * first max_files by name are opened, and the rest reported once. */
-static int scan_dir(const FileOpener *o, EntryList *l, const char *dir, unsigned level, DiagList *diag) {
+static int scan_dir(const FileOpener *o, EntryList *l, const char *dir, unsigned level, bool report,
+                    DiagList *diag) {
         _cleanup_closedir_ DIR *d = NULL;
+        _cleanup_(skipped_done) Skipped skipped = {};
         struct dirent *de;
         bool capped = l->cap && level >= l->cap->from_level;
         _cleanup_(entry_list_done) EntryList dropin_dirs = { .cap = l->cap, .dirs = true };
@@ -180,8 +262,11 @@ static int scan_dir(const FileOpener *o, EntryList *l, const char *dir, unsigned
                 bool conf = has_suffix(name, ".conf", NULL), json = has_suffix(name, ".json", NULL);
                 bool conf_d = has_suffix(name, ".conf.d", &stem) && stem > 0;
                 bool json_d = has_suffix(name, ".json.d", NULL);
-                if (!conf && !json && !conf_d && !json_d)
+                if (!conf && !json && !conf_d && !json_d) {
+                        if (report && (r = skipped_add(&skipped, name)) < 0)
+                                return r;
                         continue;
+                }
                 int type = entry_type(o, d, dir, de, &mask, diag);
                 if (type < 0)
                         return type;
@@ -212,7 +297,7 @@ static int scan_dir(const FileOpener *o, EntryList *l, const char *dir, unsigned
                         }
                         if (conf_path_join(dir, name, &sub) < 0)
                                 return -ENOMEM;
-                        r = scan_dropins(o, l, unit, sub, level, diag);
+                        r = scan_dropins(o, l, unit, sub, level, report, diag);
                         if (r < 0)
                                 return r;
                         continue;
@@ -223,6 +308,9 @@ static int scan_dir(const FileOpener *o, EntryList *l, const char *dir, unsigned
                 if (r < 0)
                         return r;
         }
+        r = skipped_report(&skipped, dir, false, diag);
+        if (r < 0)
+                return r;
         return capped ? scan_kept_dropins(o, l, &dropin_dirs, level, diag) : 0;
 }
 
@@ -333,11 +421,12 @@ int conf_layout_build(ConfLayout *ret, const char *const *dirs, size_t n_dirs, D
 int conf_layout_build_capped(ConfLayout *ret, const char *const *dirs, size_t n_dirs, const ConfCap *cap,
                              const FileOpener *o, DiagList *diag) {
         EntryList l = { .cap = cap && cap->max_files != SIZE_MAX ? cap : NULL };
+        unsigned report_from = cap ? cap->from_level : 0;
         ConfLayout layout = {};
         int r = 0;
 
         for (size_t i = 0; i < n_dirs && r >= 0; i++)
-                r = scan_dir(o, &l, dirs[i], (unsigned) i, diag);
+                r = scan_dir(o, &l, dirs[i], (unsigned) i, i >= report_from, diag);
         if (r >= 0)
                 r = entry_list_take_capped(&l, diag);
         if (r < 0)
@@ -381,7 +470,8 @@ int conf_layout_add_file(ConfLayout *l, const char *path, DiagList *diag) {
         struct stat st;
 
         if (!json && !has_suffix(name, ".conf", NULL))
-                return diag_add(diag, LOG_ERR, path, 0, "not a .conf or .json file; skipped");
+                return diag_add(diag, LOG_ERR, path, 0, "not a .conf or .json file; skipped%s",
+                                ananicy_reads_file(name) ? "; " ANANICY_IMPORT_HINT : "");
         if (stat(path, &st) < 0)
                 return diag_add(diag, LOG_ERR, path, 0, "cannot read: %m; skipped");
 

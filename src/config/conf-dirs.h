@@ -44,7 +44,10 @@ typedef struct ConfLayout {
 int conf_dir_under_root(const char *root, const char *dir, char **ret);
 
 /* Scan dirs (lowest precedence first). Unreadable directories and entries
- * are reported and skipped; missing directories are normal. -ENOMEM only. */
+ * are reported and skipped; missing directories are normal. Names that are
+ * not rule files (not *.conf, *.json, NAME.conf.d/ or, in a drop-in
+ * directory, *.conf) are skipped with one warning per directory; hidden
+ * names silently. -ENOMEM only. */
 int conf_layout_build(ConfLayout *ret, const char *const *dirs, size_t n_dirs, DiagList *diag);
 
 /* A bound on what the directories from from_level up (a user's) may add:
@@ -52,7 +55,10 @@ int conf_layout_build(ConfLayout *ret, const char *const *dirs, size_t n_dirs, D
  * first in the layout's order (by file name, main files before their
  * drop-ins), so the same files load whatever order the directory lists
  * them in. The others are skipped, in memory that does not grow with
- * them, and reported once, at the first one left out, naming setting. */
+ * them, and reported once, at the first one left out, naming setting.
+ * The directories below from_level (the system's, scanned again for a
+ * user's scope) do not report the names they skip: the system's own scan
+ * does. */
 typedef struct ConfCap {
         unsigned from_level;
         size_t max_files;       /* SIZE_MAX: none */

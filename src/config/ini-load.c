@@ -12,7 +12,6 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <syslog.h>
 
 #include <ini.h>
@@ -21,6 +20,7 @@
 #include "ini-load.h"
 #include "macro.h"
 #include "parse-bool.h"
+#include "typo.h"
 
 typedef enum SectionKind {
         SECTION_NONE,           /* before the first header */
@@ -167,36 +167,6 @@ static int apply_class(IniState *st, int unused, const char *value, RuleOrigin o
         return app_rule_set_class(st->app, c, class, o);
 }
 
-/* A typo of want: the same but for case, or at most two characters
- * inserted, deleted or changed (Levenshtein, on short words only). */
-static bool looks_like(const char *got, const char *want) {
-        size_t n = strlen(got), m = strlen(want);
-        unsigned row[32];
-
-        if (strcasecmp(got, want) == 0)
-                return true;
-        if (m >= ELEMENTSOF(row) || n > m + 2 || m > n + 2)
-                return false;
-        for (size_t j = 0; j <= m; j++)
-                row[j] = (unsigned) j;
-        for (size_t i = 1; i <= n; i++) {
-                unsigned diag = row[0];
-                row[0] = (unsigned) i;
-                for (size_t j = 1; j <= m; j++) {
-                        unsigned up = row[j];
-                        unsigned cost = tolower((unsigned char) got[i - 1]) != tolower((unsigned char) want[j - 1]);
-                        unsigned best = diag + cost;
-                        if (row[j] + 1 < best)
-                                best = row[j] + 1;
-                        if (row[j - 1] + 1 < best)
-                                best = row[j - 1] + 1;
-                        row[j] = best;
-                        diag = up;
-                }
-        }
-        return row[m] <= 2;
-}
-
 /* Unknown keys are common typos: say what was probably meant. */
 static void report_unknown_key(IniState *st, const char *name) {
         for (size_t i = 0; i < ELEMENTSOF(keys); i++)
@@ -206,7 +176,7 @@ static void report_unknown_key(IniState *st, const char *name) {
                         return;
                 }
         for (size_t i = 0; i < ELEMENTSOF(keys); i++)
-                if (keys[i].section == st->section && looks_like(name, keys[i].key)) {
+                if (keys[i].section == st->section && typo_of(name, keys[i].key)) {
                         report(st, LOG_WARNING, st->line, "unknown key '%s' in [%s]; did you mean '%s'? Ignored",
                                name, section_name(st->section), keys[i].key);
                         return;
@@ -303,7 +273,7 @@ static void begin_section(IniState *st, char *name) {
                         note(st, -ENOMEM);
                         return;
                 }
-                if (thread ? head && looks_like(head, "Thread") : looks_like(name, sections[i].name)) {
+                if (thread ? head && typo_of(head, "Thread") : typo_of(name, sections[i].name)) {
                         report(st, LOG_WARNING, st->line, "unknown section [%s]; did you mean [%s%s]? Its keys are ignored",
                                name, sections[i].name, thread ? colon + 1 : "");
                         return;

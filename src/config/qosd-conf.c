@@ -3,6 +3,7 @@
 #include <grp.h>
 #include <ini.h>
 #include <pwd.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -11,6 +12,7 @@
 #include "macro.h"
 #include "parse-bool.h"
 #include "qosd-conf.h"
+#include "typo.h"
 
 void settings_init(Settings *s) {
         *s = (Settings) {
@@ -56,28 +58,6 @@ static int parse_word_pair(const char *v, const char *first, const char *second)
         return strcasecmp(v, second) == 0 ? 1 : -EINVAL;
 }
 
-/* Scheduler= and SchedulerPath=; see bpf-scheduler.h. */
-static int set_scheduler_key(Settings *s, const char *key, const char *value) {
-        if (strcasecmp(key, "Scheduler") == 0) {
-                int r = parse_word_pair(value, "none", "qos");
-                if (r >= 0)
-                        s->scheduler = r ? SCHEDULER_QOS : SCHEDULER_NONE;
-                return r;
-        }
-        if (strcasecmp(key, "SchedulerPath") == 0) {
-                char *p = NULL;
-                /* Absolute: qosd runs it as root, never from a search path. */
-                if (*value && *value != '/')
-                        return -EINVAL;
-                if (*value && !(p = strdup(value)))
-                        return -ENOMEM;
-                free(s->scheduler_path);
-                s->scheduler_path = p;
-                return 0;
-        }
-        return -ENOKEY;
-}
-
 /* "16M", "512K", "1048576". */
 static int parse_size(const char *v, int *ret) {
         char *end;
@@ -106,30 +86,6 @@ static int parse_uint(const char *v, unsigned long long min, unsigned long long 
         return 0;
 }
 
-static int parse_seconds(const char *v, uint64_t *ret) {
-        unsigned long long n;
-        int r = parse_uint(v, 0, 86400, &n);
-        if (r >= 0)
-                *ret = n * 1000000ULL;
-        return r;
-}
-
-static int parse_usec(const char *v, uint64_t *ret) {
-        unsigned long long n;
-        int r = parse_uint(v, 0, 1000000, &n);
-        if (r >= 0)
-                *ret = n;
-        return r;
-}
-
-static int parse_count(const char *v, unsigned max, unsigned *ret) {
-        unsigned long long n;
-        int r = parse_uint(v, 1, max, &n);
-        if (r >= 0)
-                *ret = (unsigned) n;
-        return r;
-}
-
 /* A name or a number; names are looked up when qosd starts. */
 static int parse_id(const char *v, bool group, unsigned *ret) {
         char *end;
@@ -153,49 +109,184 @@ static int parse_id(const char *v, bool group, unsigned *ret) {
         return 0;
 }
 
-/* The limits on a user's own rules; see qosd(8). */
-static int set_user_rules_key(Settings *s, const char *key, const char *value) {
-        if (strcasecmp(key, "UserRulesMaxFiles") == 0)
-                return parse_count(value, 1000000, &s->user_rules_max_files);
-        if (strcasecmp(key, "UserRulesMaxRules") == 0)
-                return parse_count(value, 1000000, &s->user_rules_max_rules);
-        if (strcasecmp(key, "UserRulesMaxBytes") == 0)
-                return parse_size(value, &s->user_rules_max_bytes);
-        if (strcasecmp(key, "UserRulesReloadIntervalSec") == 0)
-                return parse_seconds(value, &s->user_rules_reload_interval_usec);
+/* The readers of one value into its field of Settings (max: the bound of
+ * a count, 0 for the others); each sets the field only when the whole value is valid. */
+typedef int (*ValueParser)(const char *v, void *field, unsigned max);
+
+static int value_bool(const char *v, void *field, unsigned max) {
+        int r = parse_boolean(v);
+        if (r >= 0)
+                *(bool *) field = r;
+        return r;
+}
+
+static int value_seconds(const char *v, void *field, unsigned max) {
+        unsigned long long n;
+        int r = parse_uint(v, 0, 86400, &n);
+        if (r >= 0)
+                *(uint64_t *) field = n * 1000000ULL;
+        return r;
+}
+
+static int value_usec(const char *v, void *field, unsigned max) {
+        unsigned long long n;
+        int r = parse_uint(v, 0, 1000000, &n);
+        if (r >= 0)
+                *(uint64_t *) field = n;
+        return r;
+}
+
+static int value_count(const char *v, void *field, unsigned max) {
+        unsigned long long n;
+        int r = parse_uint(v, 1, max, &n);
+        if (r >= 0)
+                *(unsigned *) field = (unsigned) n;
+        return r;
+}
+
+static int value_size(const char *v, void *field, unsigned max) {
+        return parse_size(v, field);
+}
+
+static int value_uid_min(const char *v, void *field, unsigned max) {
+        char *end;
+        errno = 0;
+        unsigned long n = strtoul(v, &end, 10);
+        if (errno || end == v || *end || n > UINT32_MAX)
+                return -EINVAL;
+        *(unsigned *) field = (unsigned) n;
+        return 0;
+}
+
+static int value_user(const char *v, void *field, unsigned max) {
+        return parse_id(v, false, field);
+}
+
+static int value_group(const char *v, void *field, unsigned max) {
+        return parse_id(v, true, field);
+}
+
+static int value_log_level(const char *v, void *field, unsigned max) {
+        int r = log_level_from_string(v);
+        if (r >= 0)
+                *(int *) field = r;
+        return r;
+}
+
+/* Profile=: a name, or empty or "none" for none. */
+static int value_profile(const char *v, void *field, unsigned max) {
+        char **p = field, *copy = NULL;
+        if (*v && strcasecmp(v, "none") != 0 && !(copy = strdup(v)))
+                return -ENOMEM;
+        free(*p);
+        *p = copy;
+        return 0;
+}
+
+static int value_foreign(const char *v, void *field, unsigned max) {
+        int r = parse_word_pair(v, "leave", "reapply");
+        if (r >= 0)
+                *(ForeignPolicy *) field = r ? FOREIGN_REAPPLY : FOREIGN_LEAVE;
+        return r;
+}
+
+static int value_gate(const char *v, void *field, unsigned max) {
+        if (strcasecmp(v, "auto") == 0) {
+                *(ForegroundGate *) field = GATE_AUTO;
+                return 0;
+        }
+        int r = parse_boolean(v);
+        if (r >= 0)
+                *(ForegroundGate *) field = r ? GATE_YES : GATE_NO;
+        return r;
+}
+
+static int value_class(const char *v, void *field, unsigned max) {
+        int c = qclass_from_string(v);
+        if (c < 0 || !qclass_is_valid(c))
+                return -EINVAL;
+        *(QClass *) field = (QClass) c;
+        return 0;
+}
+
+/* Scheduler= and SchedulerPath=; see bpf-scheduler.h. */
+static int value_scheduler(const char *v, void *field, unsigned max) {
+        int r = parse_word_pair(v, "none", "qos");
+        if (r >= 0)
+                *(SchedulerKind *) field = r ? SCHEDULER_QOS : SCHEDULER_NONE;
+        return r;
+}
+
+static int value_scheduler_path(const char *v, void *field, unsigned max) {
+        char **p = field, *copy = NULL;
+        /* Absolute: qosd runs it as root, never from a search path. */
+        if (*v && *v != '/')
+                return -EINVAL;
+        if (*v && !(copy = strdup(v)))
+                return -ENOMEM;
+        free(*p);
+        *p = copy;
+        return 0;
+}
+
+#define FIELD(f) offsetof(Settings, f)
+
+/* Every key of [Daemon], documented in qosd.conf(5); a key not here is
+ * answered with the nearest one. */
+static const struct {
+        const char *key;
+        ValueParser parse;
+        size_t offset;
+        unsigned max;
+} settings_keys[] = {
+        { "RestoreOnExit", value_bool, FIELD(restore_on_exit), 0 },
+        { "ScanIntervalSec", value_seconds, FIELD(scan_interval_usec), 0 },
+        { "LogLevel", value_log_level, FIELD(log_level), 0 },
+        { "Profile", value_profile, FIELD(profile), 0 },
+        { "ForeignChange", value_foreign, FIELD(on_foreign), 0 },
+        { "ReceiveBuffer", value_size, FIELD(receive_buffer), 0 },
+        { "EventRestUSec", value_usec, FIELD(event_rest_usec), 0 },
+        { "WatchConfig", value_bool, FIELD(watch_config), 0 },
+        { "SystemdUnits", value_bool, FIELD(systemd_units), 0 },
+        { "UserRules", value_bool, FIELD(user_rules), 0 },
+        { "UserRulesMinUid", value_uid_min, FIELD(user_rules_min_uid), 0 },
+        /* The limits on a user's own rules; see qosd(8). */
+        { "UserRulesMaxFiles", value_count, FIELD(user_rules_max_files), 1000000 },
+        { "UserRulesMaxRules", value_count, FIELD(user_rules_max_rules), 1000000 },
+        { "UserRulesMaxBytes", value_size, FIELD(user_rules_max_bytes), 0 },
+        { "UserRulesReloadIntervalSec", value_seconds, FIELD(user_rules_reload_interval_usec), 0 },
+        /* The broker. */
+        { "ForegroundGate", value_gate, FIELD(foreground_gate), 0 },
+        { "ForegroundUser", value_user, FIELD(foreground_uid), 0 },
+        { "ForegroundGroup", value_group, FIELD(foreground_gid), 0 },
+        { "RequestMaxClass", value_class, FIELD(request_max_class), 0 },
+        { "RequestRate", value_count, FIELD(request_rate), 100000 },
+        { "RequestBurst", value_count, FIELD(request_burst), 100000 },
+        { "ListTasksMax", value_count, FIELD(list_tasks_max), 4194304 },
+        { "Scheduler", value_scheduler, FIELD(scheduler), 0 },
+        { "SchedulerPath", value_scheduler_path, FIELD(scheduler_path), 0 },
+};
+
+/* -ENOKEY for a key that is not a setting. */
+static int set_key(Settings *s, const char *key, const char *value) {
+        for (size_t i = 0; i < ELEMENTSOF(settings_keys); i++)
+                if (strcasecmp(key, settings_keys[i].key) == 0)
+                        return settings_keys[i].parse(value, (char *) s + settings_keys[i].offset,
+                                                      settings_keys[i].max);
         return -ENOKEY;
 }
 
-static int set_broker_key(Settings *s, const char *key, const char *value) {
-        if (strcasecmp(key, "ForegroundGate") == 0) {
-                if (strcasecmp(value, "auto") == 0)
-                        s->foreground_gate = GATE_AUTO;
-                else {
-                        int r = parse_boolean(value);
-                        if (r < 0)
-                                return r;
-                        s->foreground_gate = r ? GATE_YES : GATE_NO;
+const char *settings_nearest_key(const char *key) {
+        const char *best = NULL;
+        unsigned best_distance = TYPO_MAX + 1;
+        for (size_t i = 0; i < ELEMENTSOF(settings_keys); i++) {
+                unsigned d = typo_distance(key, settings_keys[i].key);
+                if (d < best_distance) {
+                        best = settings_keys[i].key;
+                        best_distance = d;
                 }
-                return 0;
         }
-        if (strcasecmp(key, "ForegroundUser") == 0)
-                return parse_id(value, false, &s->foreground_uid);
-        if (strcasecmp(key, "ForegroundGroup") == 0)
-                return parse_id(value, true, &s->foreground_gid);
-        if (strcasecmp(key, "RequestMaxClass") == 0) {
-                int c = qclass_from_string(value);
-                if (c < 0 || !qclass_is_valid(c))
-                        return -EINVAL;
-                s->request_max_class = (QClass) c;
-                return 0;
-        }
-        if (strcasecmp(key, "RequestRate") == 0)
-                return parse_count(value, 100000, &s->request_rate);
-        if (strcasecmp(key, "RequestBurst") == 0)
-                return parse_count(value, 100000, &s->request_burst);
-        if (strcasecmp(key, "ListTasksMax") == 0)
-                return parse_count(value, 4194304, &s->list_tasks_max);
-        return set_scheduler_key(s, key, value);
+        return best;
 }
 
 typedef struct Ctx {
@@ -205,71 +296,6 @@ typedef struct Ctx {
         int errors;
         int line;
 } Ctx;
-
-static int set_key(Settings *s, const char *key, const char *value) {
-        int r;
-        if (strcasecmp(key, "RestoreOnExit") == 0) {
-                r = parse_boolean(value);
-                if (r >= 0)
-                        s->restore_on_exit = r;
-                return r;
-        }
-        if (strcasecmp(key, "ScanIntervalSec") == 0)
-                return parse_seconds(value, &s->scan_interval_usec);
-        if (strcasecmp(key, "LogLevel") == 0) {
-                r = log_level_from_string(value);
-                if (r >= 0)
-                        s->log_level = r;
-                return r;
-        }
-        if (strcasecmp(key, "Profile") == 0) {
-                char *p = NULL;
-                if (*value && strcasecmp(value, "none") != 0 && !(p = strdup(value)))
-                        return -ENOMEM;
-                free(s->profile);
-                s->profile = p;
-                return 0;
-        }
-        if (strcasecmp(key, "ForeignChange") == 0) {
-                r = parse_word_pair(value, "leave", "reapply");
-                if (r >= 0)
-                        s->on_foreign = r ? FOREIGN_REAPPLY : FOREIGN_LEAVE;
-                return r;
-        }
-        if (strcasecmp(key, "ReceiveBuffer") == 0)
-                return parse_size(value, &s->receive_buffer);
-        if (strcasecmp(key, "EventRestUSec") == 0)
-                return parse_usec(value, &s->event_rest_usec);
-        if (strcasecmp(key, "WatchConfig") == 0) {
-                r = parse_boolean(value);
-                if (r >= 0)
-                        s->watch_config = r;
-                return r;
-        }
-        if (strcasecmp(key, "SystemdUnits") == 0) {
-                r = parse_boolean(value);
-                if (r >= 0)
-                        s->systemd_units = r;
-                return r;
-        }
-        if (strcasecmp(key, "UserRules") == 0) {
-                r = parse_boolean(value);
-                if (r >= 0)
-                        s->user_rules = r;
-                return r;
-        }
-        if (strcasecmp(key, "UserRulesMinUid") == 0) {
-                char *end;
-                errno = 0;
-                unsigned long v = strtoul(value, &end, 10);
-                if (errno || end == value || *end || v > UINT32_MAX)
-                        return -EINVAL;
-                s->user_rules_min_uid = (unsigned) v;
-                return 0;
-        }
-        r = set_user_rules_key(s, key, value);
-        return r == -ENOKEY ? set_broker_key(s, key, value) : r;
-}
 
 /* Debian's inih does not pass line numbers to the handler; inih calls it
  * while processing the line it just read, so counting reads gives it. */
@@ -285,11 +311,18 @@ static int handler(void *user, const char *section, const char *key, const char 
         Ctx *c = user;
         int line = c->line;
         if (strcasecmp(section, "Daemon") != 0) {
-                log_warning("%s:%d: unknown section [%s], ignored", c->path, line, section);
+                if (typo_of(section, "Daemon"))
+                        log_warning("%s:%d: unknown section [%s]; did you mean [Daemon]? Ignored", c->path, line,
+                                    section);
+                else
+                        log_warning("%s:%d: unknown section [%s], ignored", c->path, line, section);
                 return 1;
         }
         int r = set_key(c->s, key, value);
-        if (r == -ENOKEY)
+        const char *near = r == -ENOKEY ? settings_nearest_key(key) : NULL;
+        if (near)
+                log_warning("%s:%d: unknown setting %s=; did you mean %s=? Ignored", c->path, line, key, near);
+        else if (r == -ENOKEY)
                 log_warning("%s:%d: unknown setting %s=, ignored", c->path, line, key);
         else if (r < 0) {
                 log_error("%s:%d: invalid value for %s=: \"%s\", ignored", c->path, line, key, value);

@@ -68,5 +68,8 @@ void settings_done(Settings *s);
  * errors (>= 0) or a negative errno if the file cannot be read. */
 int settings_load(Settings *s, const char *path);
 
+/* The key of [Daemon] that key is probably a typo of, or NULL. */
+const char *settings_nearest_key(const char *key);
+
 /* SchedulerPath=, or its default. */
 const char *settings_scheduler_path(const Settings *s);

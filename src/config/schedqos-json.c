@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 #include <json-c/json_object_iterator.h>
 
+#include "ananicy-import.h"
 #include "file-read.h"
 #include "macro.h"
 #include "schedqos-json.h"
@@ -197,6 +198,13 @@ int schedqos_json_load_buffer(AppRuleList *apps, const char *path, const char *u
         const char *nul = memchr(text, '\0', len);
         if (nul)
                 return report_at(&st, (size_t) (nul - text), LOG_ERR, "NUL byte");
+        /* A file renamed from ananicy's .rules: what it is, not where the
+         * JSON parser gave up. */
+        unsigned ananicy_line = ananicy_text_rule_line(text, len);
+        if (ananicy_line > 0)
+                return diag_add(diag, LOG_ERR, path, ananicy_line,
+                                "ananicy's format (a JSON object per line), not a schedqos app config; file skipped; "
+                                ANANICY_IMPORT_HINT);
 
         struct json_tokener *tok = json_tokener_new();
         if (!tok)

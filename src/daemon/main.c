@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <systemd/sd-daemon.h>
+#include <unistd.h>
 
 #include "bpf-scheduler.h"
 #include "bus-link.h"
@@ -330,6 +331,14 @@ int main(int argc, char **argv) {
         r = parse_options(argc, argv, &o);
         if (r >= 0)
                 return r;
+        /* The proc connector, other users' threads, /run/qos: nothing qosd
+         * does works for another user, so say so before anything is tried.
+         * Only the uid counts: root without some capabilities is a setup
+         * qosd serves, saying what it cannot do. */
+        if (geteuid() != 0) {
+                fprintf(stderr, "qosd: must run as root (it changes the scheduling of every user's threads)\n");
+                return EXIT_FAILURE;
+        }
         m.root = o.root && *o.root && strcmp(o.root, "/") != 0 ? (char *) o.root : NULL;
         m.sys_root = o.sys_root ? (char *) o.sys_root : m.root;
 
@@ -349,7 +358,7 @@ int main(int argc, char **argv) {
         /* Users' rule files are read with their file-system uid and gid
          * (user-rules.c); root's supplementary groups would still let them
          * point at group-readable files, and qosd needs none. */
-        if (geteuid() == 0 && setgroups(0, NULL) < 0)
+        if (setgroups(0, NULL) < 0)
                 log_debug_errno(errno, "cannot drop supplementary groups: %m");
         if (m.settings.user_rules && user_identity_check() < 0) {
                 m.user_rules_off = true;

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The D-Bus interface on a real dbus-daemon with the shipped policy: what
 # qosd exports is what data/org.qosd.QoS1.xml documents; anyone may list,
-# explain and read the status; only root may reload; errors map to exit
-# codes; qosctl says when qosd is not running.
+# explain and read the status; only root may reload, switch profiles and
+# set the foreground, and qosctl says so; errors map to exit codes; qosctl
+# says when qosd is not running.
 source "$(dirname "$0")/lib.sh"
 require_root
 start_dbus
@@ -11,7 +12,7 @@ qosd_root_init
 make_user qostestdbus
 
 expect_exit 5 "$QOSCTL" status
-assert_contains "$OUT" "qosd is not running" "status without a daemon"
+assert_eq "$OUT" "qosctl status: qosd is not running (systemctl status qosd)" "status without a daemon"
 ok "no daemon: exit 5 and a clear message"
 
 BG=$(test_program qos-app-bg)
@@ -64,9 +65,15 @@ runuser -u qostestdbus -- "$(user_runnable "$QOSCTL")" status | grep "^TasksMana
 runuser -u qostestdbus -- "$(user_runnable "$QOSCTL")" ps >/dev/null || fail "ps as a user"
 ok "an unprivileged user may read status and ps"
 
+# Refused by the bus policy, and said as who may, in one line.
 expect_exit 4 runuser -u qostestdbus -- "$(user_runnable "$QOSCTL")" reload
+assert_eq "$OUT" "qosctl reload: needs root (qosd allows reloading the rules to root only)" "reload refused"
 expect_exit 4 runuser -u qostestdbus -- "$(user_runnable "$QOSCTL")" profile qos
-ok "reload and profile changes are root's (bus policy)"
+assert_eq "$OUT" "qosctl profile: needs root (qosd allows switching profiles to root only)" "profile refused"
+expect_exit 4 runuser -u qostestdbus -- "$(user_runnable "$QOSCTL")" foreground $$
+assert_eq "$OUT" "qosctl foreground: needs root (qosd allows setting the foreground to root and the ForegroundUser=/ForegroundGroup= of qosd.conf only)" \
+        "foreground refused"
+ok "reload, profile and foreground changes are root's (bus policy), said in one line"
 
 expect_exit 3 "$QOSCTL" explain 999999999
 expect_exit 2 "$QOSCTL" explain nope

@@ -4,7 +4,8 @@
 # command lines a user types, as bash would hand them to the completion
 # function, and the words offered back. Also: every subcommand in qosctl.c's
 # command table is completed, so a new subcommand without completion fails
-# here. No root needed.
+# here, and each one's options are the ones its --help shows. No root
+# needed.
 set -uo pipefail
 
 : "${QOS_SOURCE_ROOT:?}"
@@ -82,6 +83,7 @@ expect 'qosctl profile ' throughput interactive qos default
 expect 'qosctl profile qos ' # one profile at most
 expect 'qosctl import ' ananicy
 expect 'qosctl import --' --force --help
+expect 'qosctl import -' -f --force -h --help
 expect 'qosctl foreground --' --clear --help
 contains 'qosctl get -p ' $$
 contains 'qosctl explain ' $$
@@ -121,6 +123,21 @@ offered=$(complete_line 'qosctl set -c ')
 for c in $names; do
         grep -qxF -- "$c" <<<"$offered" || fail "class name '$c' of qclass.c is not completed"
 done
+
+# Every command's options, as its --help shows them, are offered after
+# '-' (and -h, --help, which every command takes), and no others.
+if [[ ${QOSCTL:-} ]]; then
+        # shellcheck source=tests/unit/option-lists.sh
+        . "$QOS_SOURCE_ROOT/tests/unit/option-lists.sh"
+        for c in $("$QOSCTL" --help | help_commands); do
+                want=$( { "$QOSCTL" "$c" --help | help_entries "$c"; echo -h --help; } | names)
+                got=$(complete_line "qosctl $c -")
+                [[ $got == "$want" ]] ||
+                        fail "'qosctl $c -<TAB>': got [$(oneline "$got")], --help shows [$(oneline "$want")]"
+        done
+else
+        echo "QOSCTL not set: the options offered are not compared with --help"
+fi
 
 if ((failures)); then
         echo "$failures completion check(s) failed" >&2

@@ -3,13 +3,16 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 #include <sys/stat.h>
 
 #include "conf-dirs.h"
+#include "macro.h"
 #include "test-tree.h"
 
 typedef struct Fixture {
@@ -68,7 +71,13 @@ static void test_higher_directory_wins(void **state) {
         tree_write(f->root, "vendor/.hidden.conf", "x\n");
         tree_write(f->root, "vendor/a.conf.d/ignored.txt", "x\n");
         build(f);
-        assert_int_equal(f->diag.n, 0);
+        /* What is not read is said, hidden files aside. */
+        assert_int_equal(f->diag.n, 2);
+        const Diag *d = expect_diag(&f->diag, 0, LOG_WARNING, "skipped: not a rule file (*.conf, *.json, NAME.conf.d/)");
+        assert_path_ends(d->path, "/vendor/readme.txt");
+        d = expect_diag(&f->diag, 0, LOG_WARNING, "skipped: not a drop-in (*.conf)");
+        assert_path_ends(d->path, "/vendor/a.conf.d/ignored.txt");
+        expect_no_diag(&f->diag, "hidden");
         assert_int_equal(f->layout.n_units, 3);
         /* Sorted by name. */
         assert_string_equal(f->layout.units[0].name, "a.conf");
@@ -129,7 +138,8 @@ static void test_dropins(void **state) {
         tree_symlink(f->root, "run/app.conf.d/05-m.conf", "/dev/null"); /* masks admin's 05-m */
         tree_write(f->root, "run/app.conf.d/notes.txt", "x\n");
         build(f);
-        assert_int_equal(f->diag.n, 0);
+        assert_int_equal(f->diag.n, 1);
+        expect_diag(&f->diag, 0, LOG_WARNING, "skipped: not a drop-in (*.conf)");
 
         const ConfUnit *a = unit(f, "app.conf");
         assert_path_ends(a->path, "/vendor/app.conf");
@@ -141,6 +151,70 @@ static void test_dropins(void **state) {
         assert_path_ends(a->dropins[2], "/admin/app.conf.d/20-b.conf");
         /* 05-m twice, vendor's 20-b, and the empty 30-d. */
         assert_int_equal(a->n_ignored, 4);
+}
+
+/* However many names a directory skips, one message: the count, the
+ * first three by name, and advice for ananicy's files. */
+static void test_skipped_names(void **state) {
+        Fixture *f = *state;
+        static const char *const junk[] = { "z.txt", "app.conf~", "#app.conf#", "games.rules", "app.conf.bak",
+                                            "notes" };
+        for (size_t i = 0; i < sizeof junk / sizeof *junk; i++) {
+                _cleanup_free_ char *rel = NULL;
+                assert_true(asprintf(&rel, "admin/%s", junk[i]) > 0);
+                tree_write(f->root, rel, "x\n");
+        }
+        tree_write(f->root, "admin/app.conf", "[Process]\nClass=bg\n");
+        tree_write(f->root, "admin/.app.conf.swp", "x\n");
+        tree_mkdir(f->root, "admin/old");
+        build(f);
+        assert_int_equal(f->diag.n, 1);
+        const Diag *d = expect_diag(&f->diag, 0, LOG_WARNING,
+                                    "7 files skipped, each not a rule file (*.conf, *.json, NAME.conf.d/): "
+                                    "'#app.conf#', 'app.conf.bak', 'app.conf~' and 4 more; "
+                                    "'qosctl import ananicy SRC DEST' converts ananicy rules into qos.d files");
+        assert_path_ends(d->path, "/admin");
+        assert_non_null(unit(f, "app.conf")->path);
+}
+
+/* Two: both named, and no advice without an ananicy file. */
+static void test_skipped_two(void **state) {
+        Fixture *f = *state;
+        tree_write(f->root, "admin/b~", "x\n");
+        tree_write(f->root, "admin/a~", "x\n");
+        build(f);
+        expect_diag(&f->diag, 0, LOG_WARNING, "2 files skipped, each not a rule file (*.conf, *.json, NAME.conf.d/): "
+                                              "'a~' and 'b~'");
+        expect_no_diag(&f->diag, "ananicy");
+}
+
+/* A user's scope scans the system directories again: what they skip was
+ * said by the system's scan, and only the user's directory speaks. */
+static void test_skipped_only_from_cap(void **state) {
+        Fixture *f = *state;
+        tree_write(f->root, "vendor/readme", "x\n");
+        tree_write(f->root, "run/mine.rules", "x\n");
+        tree_write(f->root, "run/app.conf.d/notes", "x\n");
+        tree_write(f->root, "run/app.conf", "[Process]\nClass=bg\n");
+        ConfCap cap = { .from_level = 2, .max_files = 10, .setting = "UserRulesMaxFiles" };
+        assert_int_equal(conf_layout_build_capped(&f->layout, (const char *const *) f->dirs, 3, &cap, NULL, &f->diag),
+                         0);
+        assert_int_equal(f->diag.n, 2);
+        const Diag *d = expect_diag(&f->diag, 0, LOG_WARNING, "skipped: not a rule file");
+        assert_path_ends(d->path, "/run/mine.rules");
+        assert_non_null(strstr(d->message, "qosctl import ananicy"));
+        d = expect_diag(&f->diag, 0, LOG_WARNING, "skipped: not a drop-in");
+        assert_path_ends(d->path, "/run/app.conf.d/notes");
+        expect_no_diag(&f->diag, "readme");
+        conf_layout_done(&f->layout);
+        diag_list_clear(&f->diag);
+
+        /* Without a limit on files the same holds. */
+        cap.max_files = SIZE_MAX;
+        assert_int_equal(conf_layout_build_capped(&f->layout, (const char *const *) f->dirs, 3, &cap, NULL, &f->diag),
+                         0);
+        assert_int_equal(f->diag.n, 2);
+        expect_no_diag(&f->diag, "readme");
 }
 
 static void test_dropins_without_file(void **state) {
@@ -221,6 +295,7 @@ static void test_single_files(void **state) {
         assert_string_equal(f->layout.units[0].path, one);
         assert_string_equal(f->layout.units[1].masked_by, masked);
         expect_diag(&f->diag, 0, LOG_ERR, "not a .conf or .json file");
+        expect_no_diag(&f->diag, "ananicy"); /* notes.txt is not ananicy's */
         expect_diag(&f->diag, 0, LOG_ERR, "cannot read: No such file");
         free(one);
         free(masked);
@@ -233,6 +308,9 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_higher_directory_wins, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_masks, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_dropins, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_skipped_names, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_skipped_two, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_skipped_only_from_cap, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_dropins_without_file, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_unreadable_and_missing, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_keep_from, setup, teardown),

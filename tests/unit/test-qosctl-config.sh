@@ -128,6 +128,34 @@ run 2 "$QOSCTL" import schedqos a b
 run 1 "$QOSCTL" import ananicy "$tmp/nonexistent" "$tmp/dest2"
 has err "No such file or directory"
 
+# What a rule directory holds that is not a rule file is said (hidden
+# files aside), one message per directory, with advice for ananicy's.
+junk=$tmp/junk
+mkdir -p "$junk/app.conf.d" "$tmp/userjunk"
+printf '[Process]\nClass=bg\n' >"$junk/app.conf"
+printf '# Games\n{ "name": "steam", "type": "Game" }\n' >"$junk/games.rules"
+: >"$junk/app.conf~"
+: >"$junk/.app.conf.swp"
+: >"$junk/app.conf.d/10-x.conf.orig"
+skipped="2 files skipped, each not a rule file (*.conf, *.json, NAME.conf.d/): 'app.conf~' and 'games.rules'"
+advice="'qosctl import ananicy SRC DEST' converts ananicy rules into qos.d files"
+run 0 "$QOSCTL" check "$junk"
+has err "$junk: warning: $skipped; $advice"
+has err "$junk/app.conf.d/10-x.conf.orig: warning: skipped: not a drop-in (*.conf)"
+lacks err ".swp"
+has err "1 files, 1 rules: 0 errors, 2 warnings"
+# A user's directory says its own, and the system's are said once.
+: >"$tmp/userjunk/notes.txt"
+run 0 "$QOSCTL" check --user-dir "$tmp/userjunk" "$junk"
+has err "$tmp/userjunk/notes.txt: warning: skipped: not a rule file (*.conf, *.json, NAME.conf.d/)"
+[ "$(grep -cF "$skipped" "$tmp/err")" = 1 ] || { cat "$tmp/err" >&2; fail "the system directory's skipped files said twice"; }
+# ananicy's lines under a .json name, and a .rules file given by name.
+cp "$junk/games.rules" "$junk/games.json"
+run 1 "$QOSCTL" check "$junk"
+has err "$junk/games.json:2: error: ananicy's format (a JSON object per line), not a schedqos app config; file skipped; $advice"
+run 1 "$QOSCTL" check "$junk/games.rules"
+has err "$junk/games.rules: error: not a .conf or .json file; skipped; $advice"
+
 # Names from a directory someone else wrote (a user's): a file named with
 # terminal escapes holding an Executable= with more of them, and a FIFO
 # named with a newline. Nothing reaches the terminal raw, and no name adds

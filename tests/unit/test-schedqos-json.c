@@ -8,6 +8,7 @@
 #include <string.h>
 #include <syslog.h>
 
+#include "macro.h"
 #include "schedqos-json.h"
 #include "test-tree.h"
 
@@ -134,6 +135,46 @@ static void test_broken_files(void **state) {
         assert_int_equal(f->apps.n, 0);
 }
 
+static int load_text(Fixture *f, const char *text) {
+        return schedqos_json_load_buffer(&f->apps, "a.json", "a.json", text, strlen(text), &f->diag);
+}
+
+/* ananicy's rules under a .json name: said to be ananicy's, with the
+ * command that converts them, whether or not json-c could read them. */
+static void test_ananicy_lines(void **state) {
+        Fixture *f = *state;
+        static const char *const ananicy[] = {
+                "# Games\n\n{ \"name\": \"steam\", \"type\": \"Game\" }\n{ \"name\": \"wine\", \"nice\": 5 }\n",
+                "{\"name\": \"make\", \"type\": \"BG_CPUIO\"}\n",      /* one line: valid JSON */
+                "  {\"name\": \"x\"} # note\n{ broken\n",
+        };
+        static const unsigned lines[] = { 3, 1, 1 };
+        for (size_t i = 0; i < ELEMENTSOF(ananicy); i++) {
+                assert_int_equal(load_text(f, ananicy[i]), 0);
+                expect_diag(&f->diag, lines[i], LOG_ERR,
+                            "ananicy's format (a JSON object per line), not a schedqos app config; file skipped; "
+                            "'qosctl import ananicy SRC DEST' converts ananicy rules into qos.d files");
+                assert_int_equal(f->diag.n, 1);
+                assert_int_equal(f->apps.n, 0);
+                diag_list_clear(&f->diag);
+        }
+
+        /* schedqos' own files and other broken JSON: no such advice. */
+        static const char *const not_ananicy[] = {
+                "{ \"name\": { \"qos\": \"QOS_BACKGROUND\" } }\n",   /* an app called "name" */
+                "{\n  \"name\": \"x\"\n}\n",                          /* one object over lines */
+                "{ \"type\": \"Game\" }\n{ \"type\": \"x\" }\n",      /* not a rule's line */
+                "[ { \"name\": \"x\" } ]\n",
+                "# only a comment\n",
+        };
+        for (size_t i = 0; i < ELEMENTSOF(not_ananicy); i++) {
+                assert_int_equal(load_text(f, not_ananicy[i]), 0);
+                expect_no_diag(&f->diag, "ananicy");
+                diag_list_clear(&f->diag);
+        }
+        assert_non_null(app(f, "name"));
+}
+
 /* A key json-c had to unescape is not found verbatim: the origin falls
  * back to where the search stands, never to a later line. */
 static void test_escaped_key(void **state) {
@@ -153,6 +194,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_entry_errors, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_broken_files, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_escaped_key, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_ananicy_lines, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -100,7 +100,7 @@ static void test_broker(void **state) {
 static void test_user_rule_limits(void **state) {
         Settings s;
         settings_init(&s);
-        assert_int_equal(s.user_rules_max_files, 256);
+        assert_int_equal(s.user_rules_max_rules, 1024);
         assert_int_equal(s.user_rules_max_rules, 1024);
         assert_int_equal(s.user_rules_max_bytes, 1 << 20);
         assert_int_equal(s.user_rules_reload_interval_usec, 1000000);
@@ -167,6 +167,62 @@ static int load_text(Settings *s, const char *text) {
         return r;
 }
 
+/* settings_load() of text, and what it logged (to stderr) in *log. */
+static int load_text_logged(Settings *s, const char *text, char **log) {
+        FILE *tmp = tmpfile();
+        assert_non_null(tmp);
+        fflush(stderr);
+        int saved = dup(STDERR_FILENO);
+        assert_true(saved >= 0);
+        assert_true(dup2(fileno(tmp), STDERR_FILENO) >= 0);
+        int r = load_text(s, text);
+        fflush(stderr);
+        assert_true(dup2(saved, STDERR_FILENO) >= 0);
+        close(saved);
+        long n = ftell(tmp);
+        assert_true(n >= 0);
+        *log = calloc(1, (size_t) n + 1);
+        assert_non_null(*log);
+        rewind(tmp);
+        assert_int_equal(fread(*log, 1, (size_t) n, tmp), (size_t) n);
+        fclose(tmp);
+        return r;
+}
+
+/* An unknown key (or section) is a warning that names the nearest known
+ * one, and changes nothing. */
+static void test_unknown_key_suggests(void **state) {
+        Settings s;
+        char *log;
+        settings_init(&s);
+        assert_int_equal(load_text_logged(&s,
+                                          "[Daemon]\n"
+                                          "RestoreOnExti=no\n"        /* 2: a swap */
+                                          "scanintervalsecs=5\n"      /* 3: case and one more */
+                                          "UserRulesMaxRoles=3\n"     /* 4: Rules (1 away), not Files (2) */
+                                          "NoSuchKey=1\n"             /* 5: nothing near */
+                                          "[Deamon]\n"
+                                          "LogLevel=debug\n",         /* 7: in the wrong section */
+                                          &log),
+                         0);
+        assert_non_null(strstr(log, ":2: unknown setting RestoreOnExti=; did you mean RestoreOnExit=? Ignored"));
+        assert_non_null(strstr(log, ":3: unknown setting scanintervalsecs=; did you mean ScanIntervalSec=?"));
+        assert_non_null(strstr(log, ":4: unknown setting UserRulesMaxRoles=; did you mean UserRulesMaxRules=?"));
+        assert_non_null(strstr(log, ":5: unknown setting NoSuchKey=, ignored"));
+        assert_non_null(strstr(log, ":7: unknown section [Deamon]; did you mean [Daemon]? Ignored"));
+        assert_true(s.restore_on_exit);
+        assert_int_equal(s.scan_interval_usec, 60 * 1000000ULL);
+        assert_int_equal(s.user_rules_max_rules, 1024);
+        assert_int_equal(s.log_level, LOG_INFO);
+        free(log);
+
+        assert_string_equal(settings_nearest_key("ListTaskMax"), "ListTasksMax");
+        assert_string_equal(settings_nearest_key("foregroundgroups"), "ForegroundGroup");
+        assert_null(settings_nearest_key("Foreground"));
+        assert_null(settings_nearest_key(""));
+        settings_done(&s);
+}
+
 static void test_scheduler(void **state) {
         Settings s;
         settings_init(&s);
@@ -197,6 +253,7 @@ int main(void) {
                 cmocka_unit_test(test_broker),
                 cmocka_unit_test(test_list_tasks_max),
                 cmocka_unit_test(test_scheduler),
+                cmocka_unit_test(test_unknown_key_suggests),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
