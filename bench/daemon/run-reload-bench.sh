@@ -16,14 +16,7 @@ B=${1:-build}
 REPS=${2:-5}
 LOAD=${3:-quiet}
 SIZES=${4:-0 1000 50000 300000}
-B=$(realpath "$B")
-export QOSD=$B/src/daemon/qosd QOSCTL=$B/src/cli/qosctl QOS_SOURCE_ROOT=$PWD
-export QOS_TEST_THREADS=$B/tests/helpers/qos-test-threads
-source tests/integration/lib.sh
-source bench/load.sh
-require_root
-start_dbus
-qosd_root_init
+source bench/daemon/bench-setup.sh
 printf '[Daemon]\nUserRules=yes\nUserRulesReloadIntervalSec=1\n' >"$QOSD_ROOT/etc/qos/qosd.conf"
 
 user=qos-b-reload

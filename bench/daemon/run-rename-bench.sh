@@ -21,14 +21,7 @@ REPS=${2:-3}
 SECS=${3:-5}
 LOAD=${4:-quiet}
 THREADS=${5:-1000}
-B=$(realpath "$B")
-export QOSD=$B/src/daemon/qosd QOSCTL=$B/src/cli/qosctl QOS_SOURCE_ROOT=$PWD
-export QOS_TEST_THREADS=$B/tests/helpers/qos-test-threads
-source tests/integration/lib.sh
-source bench/load.sh
-require_root
-start_dbus
-qosd_root_init
+source bench/daemon/bench-setup.sh
 
 storm="$QOSD_BIN/qos-rename-storm"
 cp "$B/bench/daemon/bench-rename-storm" "$storm"

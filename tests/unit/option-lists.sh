@@ -4,12 +4,8 @@
 # and its man page say it takes. An "entry" is one option with its names,
 # on one line: "-c --class".
 
-# help_entries [COMMAND] <HELP: the options of a --help text, one entry a
-# line: its option lines ("  -c, --class CLASS  text", the names before
-# the first two blanks), and what its usage lines show after COMMAND (or
-# after the program's name), e.g. "--clear" of "qosctl foreground --clear".
-help_entries() {
-        awk -v cmd="${1:-}" '
+# The option names in s ("-x", "--long"), for both awk programs below.
+awk_names='
         function names(s,   a, n, i, t, out) {
                 gsub(/[][|,]/, " ", s)
                 n = split(s, a, /[ \t]+/)
@@ -20,7 +16,14 @@ help_entries() {
                                 out = out (out == "" ? "" : " ") t
                 }
                 return out
-        }
+        }'
+
+# help_entries [COMMAND] <HELP: the options of a --help text, one entry a
+# line: its option lines ("  -c, --class CLASS  text", the names before
+# the first two blanks), and what its usage lines show after COMMAND (or
+# after the program's name), e.g. "--clear" of "qosctl foreground --clear".
+help_entries() {
+        awk -v cmd="${1:-}" "$awk_names"'
         function usage_line(s,   i, t, n, a) {
                 if (cmd != "") {
                         i = index(s " ", " " cmd " ")
@@ -64,7 +67,7 @@ help_commands() {
 #   cmd NAME            a command of COMMANDS
 #   env NAME            a tag of the ENVIRONMENT section
 man_entries() {
-        awk -v prog="$1" '
+        awk -v prog="$1" "$awk_names"'
         function plain(s) {
                 gsub(/\\-/, "-", s)
                 gsub(/\\f(\(..|\[[^]]*\]|.)/, "", s)
@@ -72,17 +75,6 @@ man_entries() {
                 gsub(/"/, " ", s)
                 sub(/^\.[A-Za-z]+[ \t]*/, "", s)
                 return s
-        }
-        function names(s,   a, n, i, t, out) {
-                gsub(/[][|,]/, " ", s)
-                n = split(s, a, /[ \t]+/)
-                for (i = 1; i <= n; i++) {
-                        t = a[i]
-                        sub(/=.*/, "", t)
-                        if (t ~ /^-[A-Za-z0-9]$/ || t ~ /^--[A-Za-z0-9][A-Za-z0-9-]*$/)
-                                out = out (out == "" ? "" : " ") t
-                }
-                return out
         }
         function emit(kind, scope, s) {
                 s = names(s)
