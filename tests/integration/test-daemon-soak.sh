@@ -123,7 +123,17 @@ audit() {
         [ "$bad" = 0 ]
 }
 
-rss_kb() { awk '$1 == "VmRSS:" { print $2 }' "/proc/$QOSD_PID/status"; }
+# After a reload, which gives the heap's free pages back (malloc_trim):
+# what a storm's peak left free in the heap counts otherwise, and under
+# load that peak (processes alive at once) is far above the warm-up's.
+# A leak is memory in use, which no trim gives back.
+rss_kb() {
+        local n
+        n=$(qosd_status Reloads)
+        "$QOSCTL" reload >/dev/null
+        wait_for status_above Reloads "$n" || fail "qosd did not reload"
+        awk '$1 == "VmRSS:" { print $2 }' "/proc/$QOSD_PID/status"
+}
 # qosd opens descriptors for a moment while it works (a pidfd, a /proc
 # file for an event from anywhere on the machine), so one listing can
 # catch one in flight. A leak stays: keep the smallest of a few listings,
