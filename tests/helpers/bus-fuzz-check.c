@@ -199,19 +199,26 @@ static int check_own(Checker *c) {
                         c->highest = t;
                         c->has_highest = true;
                 }
-                if (triple_above(&t, &c->ceiling)) {
+                if (c->has_ceiling && triple_above(&t, &c->ceiling)) {
                         comm_of(tids[i], comm);
                         r = violation(c, "the caller's thread %d (%s) is at \"%s\" (policy nice slice), above its "
                                       "ceiling \"%s\"", (int) tids[i], comm, triple_format(&t, a),
                                       triple_format(&c->ceiling, b));
                 }
+                /* The class's share against other applications is its group's. */
+                for (size_t g = 0; g < c->n_groups_above && r == 0; g++)
+                        if (proc_in_cgroup(tids[i], c->groups_above[g]) > 0) {
+                                comm_of(tids[i], comm);
+                                r = violation(c, "the caller's thread %d (%s) is in the cgroup %s, a class above its "
+                                              "ceiling", (int) tids[i], comm, c->groups_above[g]);
+                        }
         }
         free(tids);
         return r;
 }
 
 int check_kernel(Checker *c) {
-        int r = c->has_ceiling ? check_own(c) : 0;
+        int r = c->has_ceiling || c->n_groups_above ? check_own(c) : 0;
         for (size_t i = 0; i < c->n_victims && r == 0; i++) {
                 const Victim *v = &c->victims[i];
                 Triple t;

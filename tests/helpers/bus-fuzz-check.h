@@ -25,6 +25,8 @@ typedef struct Checker {
         pid_t pid;
         bool has_ceiling;
         Triple ceiling;         /* the highest the caller's threads may be at */
+        char **groups_above;    /* cgroups of classes above the ceiling (qosd's groups) */
+        size_t n_groups_above;
         Victim *victims;
         size_t n_victims;
         uint64_t answer_usec;   /* how long qosd may take to answer Ping */

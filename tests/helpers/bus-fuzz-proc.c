@@ -134,6 +134,25 @@ int proc_real_uid(pid_t tid, uid_t *ret) {
         return r;
 }
 
+int proc_in_cgroup(pid_t tid, const char *path) {
+        char file[64], line[4096];
+        snprintf(file, sizeof file, "/proc/%d/cgroup", (int) tid);
+        FILE *f = fopen(file, "re");
+        if (!f)
+                return errno == ENOENT ? -ESRCH : -errno;
+        int r = 0;
+        while (r == 0 && fgets(line, sizeof line, f)) {
+                char *p = strchr(line, ':');
+                p = p ? strchr(p + 1, ':') : NULL; /* "ID:CONTROLLERS:PATH" */
+                if (p) {
+                        p[1 + strcspn(p + 1, "\n")] = 0;
+                        r = strcmp(p + 1, path) == 0;
+                }
+        }
+        fclose(f);
+        return r;
+}
+
 int proc_own_tasks(pid_t **ret, size_t *ret_n) {
         DIR *d = opendir("/proc/self/task");
         if (!d)

@@ -36,5 +36,9 @@ int proc_start_ticks(pid_t tid, uint64_t *ret);
 /* The real uid of the thread's process (Uid: of /proc/TID/status). */
 int proc_real_uid(pid_t tid, uid_t *ret);
 
+/* 1 if one of the thread's cgroups (any hierarchy of /proc/TID/cgroup) is
+ * path, 0 if none, <0 if it cannot be read. */
+int proc_in_cgroup(pid_t tid, const char *path);
+
 /* The calling process's threads. *ret is allocated; caller frees. */
 int proc_own_tasks(pid_t **ret, size_t *ret_n);
