@@ -51,8 +51,9 @@ void stats_print(const Stats *s, FILE *f) {
         fprintf(f, "\n%-50s %8s\n", "error", "answers");
         for (size_t i = 0; i < s->n_errors; i++)
                 fprintf(f, "%-50s %8lu\n", s->errors[i].name, s->errors[i].calls);
-        fprintf(f, "\ncalls %lu, no answer in time %lu, not sent %lu, reconnects %lu, restores %lu, violations %lu\n",
-                s->calls, s->timeouts, s->unsent, s->reconnects, s->restores, s->violations);
+        fprintf(f, "\ncalls %lu, no answer in time %lu, not sent %lu, new connections %lu, reconnects after the bus "
+                "closed one %lu, calling thread put back to utility %lu, violations %lu\n", s->calls, s->timeouts, s->unsent, s->new_connections,
+                s->reconnects, s->restores, s->violations);
 }
 
 void stats_free(Stats *s) {

@@ -13,7 +13,7 @@ typedef struct StatRow {
 typedef struct Stats {
         StatRow *methods, *errors;
         size_t n_methods, n_errors;
-        unsigned long calls, timeouts, unsent, reconnects, restores, violations;
+        unsigned long calls, timeouts, unsent, new_connections, reconnects, restores, violations;
 } Stats;
 
 /* One call of method ("Interface.Member") answered: error_name NULL for a
