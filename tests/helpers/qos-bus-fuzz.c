@@ -328,8 +328,10 @@ static void note_call(Fuzzer *f, unsigned long n, const char *method, const char
 
 /* 0: go on, 1: a violation (reported), <0: the fuzzer cannot go on. */
 static int call_one(Fuzzer *f, unsigned long n) {
-        /* Now and then a new connection: qosd ends the old one's overrides. */
-        if (rng_one_in(&f->gen.rng, 1000)) {
+        /* Now and then a new connection: qosd ends the old one's overrides.
+         * Rarely enough that a connection reaches its limit of overrides
+         * first (some 500 are granted in 20,000 calls). */
+        if (rng_one_in(&f->gen.rng, 20000)) {
                 int r = connect_bus(f);
                 if (r < 0)
                         return r;
