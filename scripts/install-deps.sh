@@ -13,7 +13,7 @@
 set -euo pipefail
 
 declare -A groups=(
-        [build]="meson ninja-build pkg-config gcc python3 libcmocka-dev libsystemd-dev libinih-dev
+        [build]="meson ninja-build pkg-config gcc python3 libcmocka-dev libexpat1-dev libsystemd-dev libinih-dev
                  libjson-c-dev libncurses-dev libxcb1-dev libxcb-ewmh-dev libxcb-res0-dev
                  dbus-daemon systemd util-linux passwd procps"
         [test]="clang libclang-rt-14-dev gstreamer1.0-tools gstreamer1.0-plugins-base

@@ -210,7 +210,9 @@ class_view() { # class [view]
 
 # A private system bus: dbus-daemon with the default-deny policy of
 # Debian's system.conf plus qosd's shipped policy file. Exports
-# DBUS_SYSTEM_BUS_ADDRESS so that qosd and qosctl use it.
+# DBUS_SYSTEM_BUS_ADDRESS so that qosd and qosctl use it. DBUS_LOG: a file
+# for the bus's own messages (one per call its policy rejects) instead of
+# the test's stderr.
 start_dbus() {
         local dir="$TEST_TMP/dbus" i
         : "${QOS_SOURCE_ROOT:?}"
@@ -218,7 +220,11 @@ start_dbus() {
         chmod 755 "$dir"
         sed -e "s|@SOCKET@|$dir/socket|" -e "s|@POLICY@|$QOS_SOURCE_ROOT/data/org.qosd.QoS1.conf|" \
                 "$QOS_SOURCE_ROOT/tests/data/test-bus.conf.in" >"$dir/bus.conf"
-        dbus-daemon --config-file="$dir/bus.conf" --nofork --nopidfile --nosyslog &
+        if [ -n "${DBUS_LOG:-}" ]; then
+                dbus-daemon --config-file="$dir/bus.conf" --nofork --nopidfile --nosyslog 2>>"$DBUS_LOG" &
+        else
+                dbus-daemon --config-file="$dir/bus.conf" --nofork --nopidfile --nosyslog &
+        fi
         DBUS_PID=$!
         on_exit "kill $DBUS_PID"
         for ((i = 0; i < 250; i++)); do
