@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bus-fuzz-gen.h"
+#include "bus-fuzz-walk.h"
 
 #define MESSAGE_BUDGET (1024 * 1024)
 #define STRING_MAX 65536
@@ -521,17 +522,7 @@ static int append_all(Gen *g, sd_bus_message *m, const char *sig, size_t len, un
 }
 
 static int append_basic(Gen *g, sd_bus_message *m, char type, Hint h) {
-        union {
-                uint8_t y;
-                int b;
-                int16_t n;
-                uint16_t q;
-                int32_t i;
-                uint32_t u;
-                uint64_t t;
-                double d;
-                int h;
-        } v;
+        WalkValue v;
         const char *s;
 
         spend(g, 8);
