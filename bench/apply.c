@@ -20,13 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "class-table.h"
-#include "group.h"
-#include "kernel-caps.h"
-#include "macro.h"
-#include "proc.h"
-#include "qclass.h"
-#include "task-apply.h"
+#include "core/class-table.h"
+#include "core/group.h"
+#include "core/kernel-caps.h"
+#include "core/macro.h"
+#include "core/proc.h"
+#include "core/qclass.h"
+#include "core/task-apply.h"
 
 typedef enum Role {
         ROLE_PROBE,             /* the frame/audio thread: user-interactive */

@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rules.h"
+#include "config/rules.h"
 
 #define N_APPS 20000
 #define N_FILES 360

@@ -26,8 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "event-source.h"
-#include "task-apply.h"
+#include "engine/event-source.h"
+#include "core/task-apply.h"
 
 typedef struct Floor {
         const char *name;

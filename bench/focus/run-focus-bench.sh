@@ -32,7 +32,7 @@ userdel "$user" 2>/dev/null || true
 useradd --no-create-home --shell /bin/sh "$user"
 chmod 711 "$tmp"
 mkdir -p "$tmp/bin" "$tmp/lib" "$tmp/home" "$tmp/root/etc/qos/apps.d" "$tmp/out"
-cp "$build/bench/focus/qos-bench-focus" "$build/src/focus/qos-focus" "$tmp/bin/"
+cp "$build/bench/focus/qos-bench-focus" "$build/src/qos-focus/qos-focus" "$tmp/bin/"
 cp -L "$build/src/lib/libqos.so.0" "$tmp/lib/"
 chmod -R a+rX "$tmp/bin" "$tmp/lib"
 chown "$user" "$tmp/home" "$tmp/out"

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bus-client.h"
-#include "cli.h"
-#include "macro.h"
-#include "term-escape.h"
+#include "cli/bus-client.h"
+#include "cli/cli.h"
+#include "core/macro.h"
+#include "core/term-escape.h"
 
 /* Each call qosctl makes, by the command a user typed for it; for the
  * calls qosd allows to root only, what they do and whom qosd allows. */

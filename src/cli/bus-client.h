@@ -8,7 +8,7 @@
 #include <sys/types.h>
 #include <systemd/sd-bus.h>
 
-#include "bus-protocol.h"
+#include "core/bus-protocol.h"
 
 /* Connect to the system bus and call interface.method on qosd (interface
  * NULL: the Manager). The reply keeps the connection alive until it is

@@ -7,13 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "class-table.h"
-#include "cli.h"
-#include "group.h"
-#include "kernel-caps.h"
-#include "macro.h"
-#include "proc.h"
-#include "term-escape.h"
+#include "core/class-table.h"
+#include "cli/cli.h"
+#include "core/group.h"
+#include "core/kernel-caps.h"
+#include "core/macro.h"
+#include "core/proc.h"
+#include "core/term-escape.h"
 
 static const char *root_override;
 

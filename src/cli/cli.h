@@ -6,9 +6,9 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "qclass.h"
-#include "rules.h"
-#include "task-apply.h"
+#include "core/qclass.h"
+#include "config/rules.h"
+#include "core/task-apply.h"
 
 /* Exit codes scripts can rely on (documented in qosctl(1)). */
 enum {

@@ -8,12 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "macro.h"
+#include "cli/cli.h"
+#include "core/macro.h"
 #include <syslog.h>
 
-#include "rules.h"
-#include "tree-open.h"
+#include "config/rules.h"
+#include "core/tree-open.h"
 
 static void help(void) {
         printf("Usage: qosctl [--root DIR] check [OPTIONS] [FILE|DIR...]\n"

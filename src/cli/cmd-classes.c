@@ -6,10 +6,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "class-table.h"
-#include "cli.h"
-#include "group.h"
-#include "kernel-caps.h"
+#include "core/class-table.h"
+#include "cli/cli.h"
+#include "core/group.h"
+#include "core/kernel-caps.h"
 
 static void print_header(const KernelCaps *caps) {
         struct utsname u;

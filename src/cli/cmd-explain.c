@@ -2,10 +2,10 @@
 /* qosctl explain: why a thread has its class, as qosd sees it. */
 #include <stdio.h>
 
-#include "bus-client.h"
-#include "cli.h"
-#include "macro.h"
-#include "term-escape.h"
+#include "cli/bus-client.h"
+#include "cli/cli.h"
+#include "core/macro.h"
+#include "core/term-escape.h"
 
 static void help(void) {
         printf("Usage: qosctl explain PID|TID\n\n"

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bus-client.h"
-#include "cli.h"
-#include "macro.h"
-#include "proc.h"
-#include "term-escape.h"
+#include "cli/bus-client.h"
+#include "cli/cli.h"
+#include "core/macro.h"
+#include "core/proc.h"
+#include "core/term-escape.h"
 
 static void help(void) {
         printf("Usage: qosctl foreground [PID...]\n"

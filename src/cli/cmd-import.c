@@ -11,10 +11,10 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "ananicy-import.h"
-#include "cli.h"
-#include "macro.h"
-#include "term-escape.h"
+#include "config/ananicy-import.h"
+#include "cli/cli.h"
+#include "core/macro.h"
+#include "core/term-escape.h"
 
 static void help(void) {
         printf("Usage: qosctl import ananicy [--force] SRC DEST\n"

@@ -4,10 +4,10 @@
 #include <unistd.h>
 #include <stdio.h>
 
-#include "bus-client.h"
-#include "cli.h"
-#include "macro.h"
-#include "term-escape.h"
+#include "cli/bus-client.h"
+#include "cli/cli.h"
+#include "core/macro.h"
+#include "core/term-escape.h"
 
 static void help(void) {
         printf("Usage: qosctl profile [throughput|interactive|qos|default]\n\n"

@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bus-client.h"
-#include "cli.h"
-#include "loan-marks.h"
-#include "macro.h"
-#include "term-escape.h"
+#include "cli/bus-client.h"
+#include "cli/cli.h"
+#include "cli/loan-marks.h"
+#include "core/macro.h"
+#include "core/term-escape.h"
 
 static void help(void) {
         printf("Usage: qosctl ps [-a] [-p PID]\n\n"

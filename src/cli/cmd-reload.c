@@ -2,10 +2,10 @@
 /* qosctl reload: have qosd load the rules again (atomically). */
 #include <stdio.h>
 
-#include "bus-client.h"
-#include "cli.h"
-#include "macro.h"
-#include "term-escape.h"
+#include "cli/bus-client.h"
+#include "cli/cli.h"
+#include "core/macro.h"
+#include "core/term-escape.h"
 
 static void help(void) {
         printf("Usage: qosctl reload\n\n"

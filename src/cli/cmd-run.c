@@ -9,11 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "macro.h"
-#include "proc.h"
+#include "cli/cli.h"
+#include "core/macro.h"
+#include "core/proc.h"
 #include "qos-config.h"
-#include "run-scope.h"
+#include "cli/run-scope.h"
 
 static void help(void) {
         printf("Usage: qosctl run [-c CLASS] [-P] [-v] COMMAND [ARGS...]\n\n"

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli.h"
-#include "macro.h"
-#include "proc.h"
+#include "cli/cli.h"
+#include "core/macro.h"
+#include "core/proc.h"
 
 static void help(void) {
         printf("Usage: qosctl set -c CLASS -p TID [-a] [-v]\n\n"

@@ -6,11 +6,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "bus-client.h"
-#include "cli.h"
-#include "macro.h"
-#include "term-escape.h"
-#include "sched-ext.h"
+#include "cli/bus-client.h"
+#include "cli/cli.h"
+#include "core/macro.h"
+#include "core/term-escape.h"
+#include "core/sched-ext.h"
 
 static void help(void) {
         printf("Usage: qosctl status\n\n"

@@ -14,11 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "macro.h"
-#include "top-draw.h"
-#include "top-format.h"
-#include "top-sample.h"
+#include "cli/cli.h"
+#include "core/macro.h"
+#include "cli/top-draw.h"
+#include "cli/top-format.h"
+#include "cli/top-sample.h"
 
 #define DELAY_MIN 0.1
 #define DELAY_MAX 3600.0

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bus-client.h"
-#include "loan-marks.h"
-#include "macro.h"
+#include "cli/bus-client.h"
+#include "cli/loan-marks.h"
+#include "core/macro.h"
 
 static int read_loans(sd_bus_message *reply, CliLoans *ret) {
         int r = sd_bus_message_enter_container(reply, 'a', QOS_BUS_SIGNATURE_LOAN_ROW);

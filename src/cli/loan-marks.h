@@ -10,7 +10,7 @@
 #include <sys/types.h>
 #include <systemd/sd-bus.h>
 
-#include "qclass.h"
+#include "core/qclass.h"
 
 typedef struct CliLoan {
         pid_t owner, lender, via;

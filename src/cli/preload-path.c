@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "macro.h"
-#include "proc.h"
+#include "cli/cli.h"
+#include "core/macro.h"
+#include "core/proc.h"
 #include "qos-config.h"
 
 /* The staging root when dir is QOS_BINDIR below one ("" for none). */

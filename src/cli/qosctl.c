@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "macro.h"
+#include "cli/cli.h"
+#include "core/macro.h"
 #include "qos-config.h"
-#include "rules.h"
+#include "config/rules.h"
 
 static const CliCommand commands[] = {
         { "classes", cmd_classes, "show what each class sets on this kernel" },

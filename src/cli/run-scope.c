@@ -12,12 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kernel-caps.h"
-#include "macro.h"
-#include "proc.h"
-#include "run-scope.h"
-#include "unit-bus.h"
-#include "unit-path.h"
+#include "core/kernel-caps.h"
+#include "core/macro.h"
+#include "core/proc.h"
+#include "cli/run-scope.h"
+#include "units/unit-bus.h"
+#include "units/unit-path.h"
 
 #define MOVE_WAIT_MS 5000
 

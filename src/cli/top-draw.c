@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "top-draw.h"
-#include "top-format.h"
+#include "cli/top-draw.h"
+#include "cli/top-format.h"
 
 #define LINE_MAX_CHARS 512
 

@@ -3,7 +3,7 @@
  * makes, cut to the screen, and reads the keys. */
 #pragma once
 
-#include "top-model.h"
+#include "cli/top-model.h"
 
 /* Take over the terminal (0) or fail (-ENOTTY); give it back. */
 int top_draw_start(void);

@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "macro.h"
-#include "term-escape.h"
-#include "top-format.h"
+#include "core/macro.h"
+#include "core/term-escape.h"
+#include "cli/top-format.h"
 
 /* TID, PID and COMM take 32 columns: a class's name and count sit there,
  * its totals under CPU% and WAIT. */

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "top-model.h"
+#include "cli/top-model.h"
 
 /* The lines above the table: what, when, how often, sorted how; where the
  * classes come from; the totals of every thread. */

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "macro.h"
-#include "qclass.h"
-#include "top-model.h"
+#include "core/macro.h"
+#include "core/qclass.h"
+#include "cli/top-model.h"
 
 void top_snapshot_clear(TopSnapshot *s) {
         free(s->threads);

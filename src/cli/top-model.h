@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "proc.h"
+#include "core/proc.h"
 
 #define TOP_COMM_MAX (4 * (PROC_COMM_MAX - 1) + 1) /* from qosd, each byte may come as \xNN */
 #define TOP_CLASS_MAX 24        /* "user-interactive", "custom" */

@@ -7,14 +7,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bus-client.h"
-#include "bus-protocol.h"
-#include "class-table.h"
-#include "fileio.h"
-#include "kernel-caps.h"
-#include "macro.h"
-#include "task-attr.h"
-#include "top-sample.h"
+#include "cli/bus-client.h"
+#include "core/bus-protocol.h"
+#include "core/class-table.h"
+#include "core/fileio.h"
+#include "core/kernel-caps.h"
+#include "core/macro.h"
+#include "core/task-attr.h"
+#include "cli/top-sample.h"
 
 #define BUS_TIMEOUT_USEC (2 * 1000000ULL)
 

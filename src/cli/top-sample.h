@@ -7,7 +7,7 @@
 
 #include <systemd/sd-bus.h>
 
-#include "top-model.h"
+#include "cli/top-model.h"
 
 typedef struct TopSampler {
         sd_bus *bus;            /* kept open between snapshots; NULL until needed */

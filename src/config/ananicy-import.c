@@ -13,10 +13,10 @@
 #include <strings.h>
 #include <syslog.h>
 
-#include "ananicy-import.h"
-#include "file-read.h"
-#include "glob-index.h"
-#include "macro.h"
+#include "config/ananicy-import.h"
+#include "config/file-read.h"
+#include "config/glob-index.h"
+#include "core/macro.h"
 
 /* Deeper than any real rule tree; stops symlink loops. */
 #define TREE_DEPTH_MAX 16

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "rules.h"
+#include "config/rules.h"
 
 typedef struct AnanicyEntry {
         char *name;             /* the rule's process name, or the type's name */

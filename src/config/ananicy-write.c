@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ananicy-import.h"
-#include "file-name.h"
-#include "glob-index.h"
-#include "macro.h"
+#include "config/ananicy-import.h"
+#include "config/file-name.h"
+#include "config/glob-index.h"
+#include "core/macro.h"
 
 /* The longest line qos.d reads (inih's buffer), and what it leaves for a
  * name after "Executable=". */

@@ -4,8 +4,8 @@
 #include <string.h>
 #include <syslog.h>
 
-#include "app-rule.h"
-#include "macro.h"
+#include "config/app-rule.h"
+#include "core/macro.h"
 
 /* The kernel's TASK_COMM_LEN is 16 with the terminating NUL. */
 #define THREAD_NAME_MAX 15

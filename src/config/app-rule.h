@@ -7,9 +7,9 @@
 
 #include <stdint.h>
 
-#include "glob-index.h"
-#include "rule-store.h"
-#include "rules.h"
+#include "config/glob-index.h"
+#include "config/rule-store.h"
+#include "config/rules.h"
 
 typedef enum MatchKind {
         MATCH_EXECUTABLE,

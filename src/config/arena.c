@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "config/arena.h"
 
 /* Blocks double from the first, small one (a process that loads two rules,
  * as every program the preload enters does, takes one page) up to a size

@@ -9,11 +9,11 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "ananicy-import.h"
-#include "conf-dirs.h"
-#include "conf-entries.h"
-#include "file-open.h"
-#include "macro.h"
+#include "config/ananicy-import.h"
+#include "config/conf-dirs.h"
+#include "config/conf-entries.h"
+#include "config/file-open.h"
+#include "core/macro.h"
 
 static bool has_suffix(const char *s, const char *suffix, size_t *ret_stem) {
         size_t n = strlen(s), k = strlen(suffix);

@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "arena.h"
-#include "file-open.h"
-#include "rules.h"
+#include "config/arena.h"
+#include "config/file-open.h"
+#include "config/rules.h"
 
 typedef enum UnitKind {
         UNIT_CONF,              /* a qos.d INI file */

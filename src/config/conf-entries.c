@@ -3,8 +3,8 @@
 #include <string.h>
 #include <syslog.h>
 
-#include "conf-entries.h"
-#include "macro.h"
+#include "config/conf-entries.h"
+#include "core/macro.h"
 
 int conf_path_join(const char *a, const char *b, char **ret) {
         return asprintf(ret, "%s/%s", a, b) < 0 ? -ENOMEM : 0;

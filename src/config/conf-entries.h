@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "conf-dirs.h"
+#include "config/conf-dirs.h"
 
 /* One file seen while scanning, before layering decides its fate. */
 typedef struct Entry {

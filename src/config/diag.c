@@ -6,8 +6,8 @@
 #include <string.h>
 #include <syslog.h>
 
-#include "macro.h"
-#include "rules.h"
+#include "core/macro.h"
+#include "config/rules.h"
 
 int diag_add(DiagList *l, int level, const char *path, unsigned line, const char *fmt, ...) {
         _cleanup_free_ char *msg = NULL;

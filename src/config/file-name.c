@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <stdbool.h>
 
-#include "file-name.h"
-#include "utf8-escape.h"
-#include "utf8.h"
+#include "config/file-name.h"
+#include "core/utf8-escape.h"
+#include "core/utf8.h"
 
 /* How many bytes at s stay as they are (0: the byte at s is escaped). */
 static size_t kept(const char *s, bool first) {

@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "file-open.h"
-#include "macro.h"
+#include "config/file-open.h"
+#include "core/macro.h"
 
 int file_open(const FileOpener *o, const char *path, int flags) {
         if (o && o->open)

@@ -8,8 +8,8 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "file-read.h"
-#include "macro.h"
+#include "config/file-read.h"
+#include "core/macro.h"
 
 /* A rule file belongs to whoever wrote it, and a user's may be swapped for
  * a FIFO or a symlink to a terminal between listing and open. O_NONBLOCK

@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
-#include "file-open.h"
-#include "rules.h"
+#include "config/file-open.h"
+#include "config/rules.h"
 
 /* Rule files are small; anything larger is a mistake, not a rule set. */
 #define RULE_FILE_MAX (1024 * 1024)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glob-index.h"
+#include "config/glob-index.h"
 
 #define NO_ITEM UINT32_MAX
 

@@ -16,11 +16,11 @@
 
 #include <ini.h>
 
-#include "file-read.h"
-#include "ini-load.h"
-#include "macro.h"
-#include "parse-bool.h"
-#include "typo.h"
+#include "config/file-read.h"
+#include "config/ini-load.h"
+#include "core/macro.h"
+#include "core/parse-bool.h"
+#include "config/typo.h"
 
 typedef enum SectionKind {
         SECTION_NONE,           /* before the first header */

@@ -2,7 +2,7 @@
 /* qos.d INI files (main files and drop-ins) into an AppRule, with inih. */
 #pragma once
 
-#include "app-rule.h"
+#include "config/app-rule.h"
 
 /* Parse one file's text into app (a drop-in amends what earlier files set).
  * Every problem goes to diag with its line; a broken line or section is

@@ -8,11 +8,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "log.h"
-#include "macro.h"
-#include "parse-bool.h"
-#include "qosd-conf.h"
-#include "typo.h"
+#include "core/log.h"
+#include "core/macro.h"
+#include "core/parse-bool.h"
+#include "config/qosd-conf.h"
+#include "config/typo.h"
 
 void settings_init(Settings *s) {
         *s = (Settings) {

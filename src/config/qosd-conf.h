@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "qclass.h"
+#include "core/qclass.h"
 #include "qos-config.h"
 
 typedef enum ForeignPolicy {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ruleset-internal.h"
-#include "term-escape.h"
+#include "config/ruleset-internal.h"
+#include "core/term-escape.h"
 
 /* A name from a file or its name (paths, patterns): escaped, so that it
  * neither acts on the terminal nor, with a newline, adds a line that reads

@@ -13,7 +13,7 @@
  * name first, then the glob with the longest literal prefix. */
 #include <string.h>
 
-#include "ruleset-internal.h"
+#include "config/ruleset-internal.h"
 
 typedef struct Score {
         unsigned kinds;

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "rule-store.h"
+#include "config/rule-store.h"
 
 RuleStore *rule_store_new(void) {
         RuleStore *s = calloc(1, sizeof *s);

@@ -9,8 +9,8 @@
 
 #include <stdint.h>
 
-#include "arena.h"
-#include "rules.h"
+#include "config/arena.h"
+#include "config/rules.h"
 
 /* A line of a rule file. {0, 0}: none (what a zeroed setting has). */
 typedef struct SourceLine {

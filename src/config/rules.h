@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "macro.h"
-#include "qclass.h"
+#include "core/macro.h"
+#include "core/qclass.h"
 
 /* Where a rule (or a diagnostic) comes from. */
 typedef struct RuleOrigin {

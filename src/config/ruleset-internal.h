@@ -3,8 +3,8 @@
  * (rule-match.c) and the printer (rule-dump.c). Read-only once loaded. */
 #pragma once
 
-#include "app-rule.h"
-#include "conf-dirs.h"
+#include "config/app-rule.h"
+#include "config/conf-dirs.h"
 
 /* The system's rules, or one user's: a user's scope holds only the files
  * that user's directories change, merged with what they change. */

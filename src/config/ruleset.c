@@ -5,12 +5,12 @@
 #include <string.h>
 #include <syslog.h>
 
-#include "file-read.h"
-#include "ini-load.h"
-#include "macro.h"
+#include "config/file-read.h"
+#include "config/ini-load.h"
+#include "core/macro.h"
 #include "qos-config.h"
-#include "ruleset-internal.h"
-#include "schedqos-json.h"
+#include "config/ruleset-internal.h"
+#include "config/schedqos-json.h"
 
 /* Messages kept about one user's files per load: a file of bad lines must
  * not fill the daemon's memory and journal. */

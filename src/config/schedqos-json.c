@@ -9,10 +9,10 @@
 #include <json-c/json.h>
 #include <json-c/json_object_iterator.h>
 
-#include "ananicy-import.h"
-#include "file-read.h"
-#include "macro.h"
-#include "schedqos-json.h"
+#include "config/ananicy-import.h"
+#include "config/file-read.h"
+#include "core/macro.h"
+#include "config/schedqos-json.h"
 
 typedef struct Locator {
         const char *text;

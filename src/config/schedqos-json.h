@@ -5,7 +5,7 @@
  * NAME (a glob on the command's basename) becomes Executable=NAME. */
 #pragma once
 
-#include "app-rule.h"
+#include "config/app-rule.h"
 
 /* Append one AppRule per application in the file to apps. A file that is
  * not valid JSON is reported and skipped as a whole (JSON cannot be read in

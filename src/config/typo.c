@@ -3,8 +3,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "macro.h"
-#include "typo.h"
+#include "core/macro.h"
+#include "config/typo.h"
 
 unsigned typo_distance(const char *got, const char *want) {
         size_t n = strlen(got), m = strlen(want);

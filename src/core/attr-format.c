@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <stdio.h>
 
-#include "attr-format.h"
-#include "kernel-caps.h"
+#include "core/attr-format.h"
+#include "core/kernel-caps.h"
 
 const char *task_attr_format(const TaskAttr *a, unsigned mask, char *buf, size_t size) {
         const KernelCaps *caps = kernel_caps();

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "task-attr.h"
+#include "core/task-attr.h"
 
 /* The knobs in mask that this kernel has, space separated; "on-fork=reset"
  * is added when reset-on-fork is set. Returns buf. */

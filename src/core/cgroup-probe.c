@@ -5,9 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cgroup-probe.h"
-#include "fileio.h"
-#include "macro.h"
+#include "core/cgroup-probe.h"
+#include "core/fileio.h"
+#include "core/macro.h"
 
 /* mountinfo escapes space, tab, newline and backslash as \ooo. */
 static void unescape(char *s) {

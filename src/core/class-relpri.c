@@ -2,8 +2,8 @@
 #include <errno.h>
 #include <stddef.h>
 
-#include "class-relpri.h"
-#include "class-table.h"
+#include "core/class-relpri.h"
+#include "core/class-table.h"
 
 /*
  * The span comes from the table, so it follows any change of the class

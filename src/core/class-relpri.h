@@ -5,9 +5,9 @@
  * order whatever relative priority their threads ask for. */
 #pragma once
 
-#include "kernel-caps.h"
-#include "qclass.h"
-#include "task-attr.h"
+#include "core/kernel-caps.h"
+#include "core/qclass.h"
+#include "core/task-attr.h"
 
 #define QCLASS_RELPRI_MIN (-15)
 #define QCLASS_RELPRI_STEPS 16   /* 0, -1, ..., -15 */

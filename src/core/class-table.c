@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "class-table.h"
-#include "macro.h"
-#include "sched-syscall.h"
+#include "core/class-table.h"
+#include "core/macro.h"
+#include "core/sched-syscall.h"
 
 #define MS(x) ((uint64_t) ((x) * 1000000.0))
 #define US(x) ((uint64_t) ((x) * 1000.0))

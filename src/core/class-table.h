@@ -6,9 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel-caps.h"
-#include "qclass.h"
-#include "task-attr.h"
+#include "core/kernel-caps.h"
+#include "core/qclass.h"
+#include "core/task-attr.h"
 
 typedef struct ClassKnobs {
         int policy;               /* SCHED_OTHER, SCHED_BATCH or SCHED_IDLE */

@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "macro.h"
+#include "core/fileio.h"
+#include "core/macro.h"
 
 /* The path may lie in a cgroup a user owns: an open must never wait. */
 int read_small_file(const char *path, char *buf, size_t size, size_t *ret_len) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <string.h>
 
-#include "focus-source.h"
+#include "core/focus-source.h"
 
 bool focus_source_name_valid(const char *s) {
         size_t n = strlen(s);

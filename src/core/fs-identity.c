@@ -7,7 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "fs-identity.h"
+#include "core/fs-identity.h"
 
 /* The effective set this thread had before fs_identity_enter(): the one
  * to go back to. Per thread, like the fs identity and the sets. */

@@ -8,12 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "class-table.h"
-#include "fileio.h"
-#include "group.h"
-#include "kernel-caps.h"
-#include "log.h"
-#include "macro.h"
+#include "core/class-table.h"
+#include "core/fileio.h"
+#include "core/group.h"
+#include "core/kernel-caps.h"
+#include "core/log.h"
+#include "core/macro.h"
 
 #define GROUP_PATH_MAX (CGROUP_MOUNT_MAX + 128)
 #define RT_PERIOD_US 1000000 /* v1's default cpu.rt_period_us */

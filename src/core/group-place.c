@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "class-table.h"
-#include "group.h"
-#include "kernel-caps.h"
-#include "macro.h"
-#include "proc.h"
+#include "core/class-table.h"
+#include "core/group.h"
+#include "core/kernel-caps.h"
+#include "core/macro.h"
+#include "core/proc.h"
 
 #define GROUP_PREFIX_DEFAULT "qos"
 #define GROUP_PREFIX_MAX 64

@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "qclass.h"
+#include "core/qclass.h"
 
 typedef enum GroupPlace {
         GROUP_PLACE_ROOT,       /* the root cgroup: autogroup applies */

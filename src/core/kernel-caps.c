@@ -9,9 +9,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "kernel-caps.h"
-#include "macro.h"
-#include "sched-syscall.h"
+#include "core/kernel-caps.h"
+#include "core/macro.h"
+#include "core/sched-syscall.h"
 
 /* Far from any default and inside the kernel's 0.1-100 ms clamp. */
 #define PROBE_SLICE_NS 3141000ull

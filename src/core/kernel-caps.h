@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cgroup-probe.h"
-#include "knob.h"
+#include "core/cgroup-probe.h"
+#include "core/knob.h"
 
 typedef struct KernelCaps {
         bool supported[_KNOB_MAX];

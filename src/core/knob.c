@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "knob.h"
-#include "macro.h"
+#include "core/knob.h"
+#include "core/macro.h"
 
 static const char *const knob_names[_KNOB_MAX] = {
         [KNOB_POLICY] = "policy",

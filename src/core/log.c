@@ -5,8 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "log.h"
-#include "term-escape.h"
+#include "core/log.h"
+#include "core/term-escape.h"
 
 static int max_level = LOG_INFO;
 

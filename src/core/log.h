@@ -3,7 +3,7 @@
 #pragma once
 
 #include <syslog.h>
-#include "macro.h"
+#include "core/macro.h"
 
 void log_set_max_level(int level);
 int log_get_max_level(void);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 
-#include "override-stack.h"
+#include "core/override-stack.h"
 
 void override_stack_push(OverrideStack *s, QClass c) {
         if (qclass_is_valid(c))

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "qclass.h"
+#include "core/qclass.h"
 
 typedef struct OverrideStack {
         unsigned count[_QCLASS_MAX];    /* active overrides per class */

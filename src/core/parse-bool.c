@@ -2,8 +2,8 @@
 #include <errno.h>
 #include <strings.h>
 
-#include "macro.h"
-#include "parse-bool.h"
+#include "core/macro.h"
+#include "core/parse-bool.h"
 
 int parse_boolean(const char *v) {
         static const char *const yes[] = { "1", "yes", "true", "on" };

@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "macro.h"
-#include "proc.h"
+#include "core/fileio.h"
+#include "core/macro.h"
+#include "core/proc.h"
 
 static int task_path(char *buf, size_t size, pid_t pid, pid_t tid, const char *file) {
         int n;

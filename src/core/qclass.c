@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "macro.h"
-#include "qclass.h"
+#include "core/macro.h"
+#include "core/qclass.h"
 
 static const char *const class_names[_QCLASS_MAX] = {
         [QCLASS_UNSPECIFIED] = "unspecified",

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fileio.h"
-#include "sched-ext.h"
+#include "core/fileio.h"
+#include "core/sched-ext.h"
 
 #define SCHED_EXT_DIR "/sys/kernel/sched_ext"
 

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "macro.h"
-#include "sched-profile.h"
+#include "core/macro.h"
+#include "core/sched-profile.h"
 
 #define BASE_SLICE "/sys/kernel/debug/sched/base_slice_ns"
 #define FEATURES "/sys/kernel/debug/sched/features"

@@ -9,8 +9,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "macro.h"
-#include "sched-syscall.h"
+#include "core/macro.h"
+#include "core/sched-syscall.h"
 
 int sys_sched_setattr(pid_t tid, const struct qos_sched_attr *attr) {
         struct qos_sched_attr a = *attr;

@@ -3,13 +3,13 @@
 #include <sched.h>
 #include <string.h>
 
-#include "class-table.h"
-#include "group.h"
-#include "kernel-caps.h"
-#include "macro.h"
-#include "sched-syscall.h"
-#include "task-apply.h"
-#include "task-privilege.h"
+#include "core/class-table.h"
+#include "core/group.h"
+#include "core/kernel-caps.h"
+#include "core/macro.h"
+#include "core/sched-syscall.h"
+#include "core/task-apply.h"
+#include "core/task-privilege.h"
 
 #define SCHED_KNOBS (KNOB_BIT(KNOB_POLICY) | KNOB_BIT(KNOB_NICE) | KNOB_BIT(KNOB_SLICE))
 

@@ -5,10 +5,10 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "kernel-caps.h"
-#include "knob.h"
-#include "qclass.h"
-#include "task-attr.h"
+#include "core/kernel-caps.h"
+#include "core/knob.h"
+#include "core/qclass.h"
+#include "core/task-attr.h"
 
 typedef struct ApplyResult {
         TaskAttr before;          /* what the thread had: the original to restore

@@ -6,11 +6,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "group.h"
-#include "kernel-caps.h"
-#include "macro.h"
-#include "sched-syscall.h"
-#include "task-attr.h"
+#include "core/group.h"
+#include "core/kernel-caps.h"
+#include "core/macro.h"
+#include "core/sched-syscall.h"
+#include "core/task-attr.h"
 
 static const struct {
         int policy;

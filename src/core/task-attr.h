@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "knob.h"
-#include "qclass.h"
+#include "core/knob.h"
+#include "core/qclass.h"
 
 typedef struct TaskAttr {
         int policy;             /* SCHED_OTHER, SCHED_BATCH, SCHED_IDLE (or RT/DL, never changed) */

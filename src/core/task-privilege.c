@@ -2,9 +2,9 @@
 #include <sched.h>
 #include <sys/resource.h>
 
-#include "kernel-caps.h"
-#include "knob.h"
-#include "task-privilege.h"
+#include "core/kernel-caps.h"
+#include "core/knob.h"
+#include "core/task-privilege.h"
 
 uint64_t task_rlimit_nice(void) {
         struct rlimit rl;

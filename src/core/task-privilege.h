@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "task-attr.h"
+#include "core/task-attr.h"
 
 /* RLIMIT_NICE's soft limit for this process (0 when unset or unreadable). */
 uint64_t task_rlimit_nice(void);

@@ -5,9 +5,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "macro.h"
-#include "proc.h"
-#include "task-ref.h"
+#include "core/macro.h"
+#include "core/proc.h"
+#include "core/task-ref.h"
 
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL

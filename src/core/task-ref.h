@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "task-apply.h"
+#include "core/task-apply.h"
 
 typedef struct TaskRef {
         pid_t tid;

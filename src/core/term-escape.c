@@ -2,9 +2,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "term-escape.h"
-#include "utf8-escape.h"
-#include "utf8.h"
+#include "core/term-escape.h"
+#include "core/utf8-escape.h"
+#include "core/utf8.h"
 
 /* The explicit directional formatting characters: U+202A..U+202E and
  * U+2066..U+2069 reorder what follows them on the line, so a name could

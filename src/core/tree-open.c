@@ -11,8 +11,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "macro.h"
-#include "tree-open.h"
+#include "core/macro.h"
+#include "core/tree-open.h"
 
 /* The kernel's own limit on links in one lookup (MAXSYMLINKS). */
 #define TREE_MAX_LINKS 40

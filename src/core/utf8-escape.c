@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "utf8-escape.h"
-#include "utf8.h"
+#include "core/utf8-escape.h"
+#include "core/utf8.h"
 
 /* Copy what stays as it is at *s to *p, both moved on; false: nothing. */
 static bool copy_kept(char **p, const char **s, bool first, EscapeKeep keep) {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "utf8.h"
+#include "core/utf8.h"
 
 size_t utf8_decode(const char *str, uint32_t *ret) {
         const unsigned char *s = (const unsigned char *) str;

@@ -2,9 +2,9 @@
 #include <errno.h>
 #include <stddef.h>
 
-#include "attr-table.h"
-#include "lib-lock.h"
-#include "macro.h"
+#include "lib/attr-table.h"
+#include "lib/lib-lock.h"
+#include "core/macro.h"
 
 typedef struct AttrEntry {
         const pthread_attr_t *attr;   /* NULL: a free slot */

@@ -5,7 +5,7 @@
 
 #include <pthread.h>
 
-#include "qclass.h"
+#include "core/qclass.h"
 
 #define ATTR_TABLE_MAX 128
 

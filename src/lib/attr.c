@@ -3,9 +3,9 @@
  * created, and the init/destroy pair that keeps the table right. */
 #include <errno.h>
 
-#include "attr-table.h"
-#include "class-map.h"
-#include "class-relpri.h"
+#include "lib/attr-table.h"
+#include "lib/class-map.h"
+#include "core/class-relpri.h"
 #include "qos/qos.h"
 
 int qos_attr_init(pthread_attr_t *attr) {

@@ -4,11 +4,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "broker-client.h"
-#include "bus-protocol.h"
-#include "lib-lock.h"
-#include "macro.h"
-#include "proc.h"
+#include "lib/broker-client.h"
+#include "core/bus-protocol.h"
+#include "lib/lib-lock.h"
+#include "core/macro.h"
+#include "core/proc.h"
 #include "qos/qos.h"
 
 /* Guarded by LIB_LOCK_BUS: sd-bus connections are not thread-safe. */

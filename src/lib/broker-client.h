@@ -9,7 +9,7 @@
 
 #include <systemd/sd-bus.h>
 
-#include "qclass.h"
+#include "core/qclass.h"
 
 /* How long a request may take before the caller gets -ETIMEDOUT. qosd
  * answers in microseconds; a second means it is stuck or gone. */

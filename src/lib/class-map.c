@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 
-#include "class-map.h"
-#include "class-relpri.h"
-#include "macro.h"
+#include "lib/class-map.h"
+#include "core/class-relpri.h"
+#include "core/macro.h"
 
 static const struct {
         qos_class_t apple;

@@ -4,7 +4,7 @@
  * Apple's numbers; this is the only place that knows both. */
 #pragma once
 
-#include "qclass.h"
+#include "core/qclass.h"
 #include "qos/qos.h"
 
 /* QOS_CLASS_DEFAULT gives QCLASS_UTILITY, QOS_CLASS_UNSPECIFIED gives

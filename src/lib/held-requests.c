@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <unistd.h>
 
-#include "held-requests.h"
-#include "lib-lock.h"
-#include "macro.h"
+#include "lib/held-requests.h"
+#include "lib/lib-lock.h"
+#include "core/macro.h"
 
 /* Guarded by LIB_LOCK_HELD. A ring: next is where the next entry goes. */
 static pid_t held[HELD_REQUESTS_MAX];

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <pthread.h>
 
-#include "lib-lock.h"
+#include "lib/lib-lock.h"
 
 static pthread_mutex_t locks[_LIB_LOCK_MAX] = {
         PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,

@@ -4,15 +4,15 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "class-table.h"
-#include "kernel-caps.h"
-#include "lib-lock.h"
-#include "override-stack.h"
-#include "override.h"
-#include "sched-syscall.h"
-#include "task-apply.h"
-#include "task-privilege.h"
-#include "thread-apply.h"
+#include "core/class-table.h"
+#include "core/kernel-caps.h"
+#include "lib/lib-lock.h"
+#include "core/override-stack.h"
+#include "lib/override.h"
+#include "core/sched-syscall.h"
+#include "core/task-apply.h"
+#include "core/task-privilege.h"
+#include "lib/thread-apply.h"
 
 typedef struct Entry {
         struct Entry *next;

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "qclass.h"
+#include "core/qclass.h"
 #include "qos/qos.h"
 
 struct qos_override {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A sequence-counter condition variable: a waiter reads the counter while
  * it holds the mutex and sleeps only if no signal has bumped it since. */
-#include "futex.h"
+#include "lib/futex.h"
 #include "qos/qos.h"
 
 int qos_cond_init(qos_cond_t *c) {

@@ -16,12 +16,12 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "broker-client.h"
-#include "futex.h"
-#include "kernel-caps.h"
-#include "lib-lock.h"
-#include "macro.h"
-#include "override.h"
+#include "lib/broker-client.h"
+#include "lib/futex.h"
+#include "core/kernel-caps.h"
+#include "lib/lib-lock.h"
+#include "core/macro.h"
+#include "lib/override.h"
 #include "qos/qos.h"
 
 #define MUTEX_WAITERS 0x80000000u   /* FUTEX_WAITERS */

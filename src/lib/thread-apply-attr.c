@@ -4,10 +4,10 @@
  * D-Bus client that thread-apply.c's brokered path brings. */
 #include <errno.h>
 
-#include "class-table.h"
-#include "kernel-caps.h"
-#include "task-apply.h"
-#include "thread-apply.h"
+#include "core/class-table.h"
+#include "core/kernel-caps.h"
+#include "core/task-apply.h"
+#include "lib/thread-apply.h"
 
 /* The fast path: the kernel's word on the knobs that make the class
  * (policy, nice, slice). A refused I/O priority or timer slack does not

@@ -2,15 +2,15 @@
 #include <errno.h>
 #include <stdbool.h>
 
-#include "broker-client.h"
-#include "class-relpri.h"
-#include "class-table.h"
-#include "held-requests.h"
-#include "kernel-caps.h"
+#include "lib/broker-client.h"
+#include "core/class-relpri.h"
+#include "core/class-table.h"
+#include "lib/held-requests.h"
+#include "core/kernel-caps.h"
 #include "qos/qos.h"
-#include "task-apply.h"
-#include "task-privilege.h"
-#include "thread-apply.h"
+#include "core/task-apply.h"
+#include "core/task-privilege.h"
+#include "lib/thread-apply.h"
 
 static int apply_brokered(pid_t tid, QClass c, int relpri) {
         QClass granted;

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "qclass.h"
-#include "task-attr.h"
+#include "core/qclass.h"
+#include "core/task-attr.h"
 
 /* Set class c (valid) at relpri (valid) on tid, a thread of this process
  * (self: the calling thread). Returns 0, QOS_REQUEST_HELD or a negative

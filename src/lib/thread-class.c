@@ -4,13 +4,13 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "class-map.h"
-#include "class-relpri.h"
-#include "kernel-caps.h"
+#include "lib/class-map.h"
+#include "core/class-relpri.h"
+#include "core/kernel-caps.h"
 #include "qos/qos.h"
-#include "sched-syscall.h"
-#include "thread-apply.h"
-#include "thread-id.h"
+#include "core/sched-syscall.h"
+#include "lib/thread-apply.h"
+#include "lib/thread-id.h"
 
 static int set_class(pid_t tid, bool self, qos_class_t qos_class, int relative_priority) {
         QClass c;

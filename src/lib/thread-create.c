@@ -5,10 +5,10 @@
 #include <semaphore.h>
 #include <unistd.h>
 
-#include "attr-table.h"
-#include "macro.h"
+#include "lib/attr-table.h"
+#include "core/macro.h"
 #include "qos/qos.h"
-#include "thread-apply.h"
+#include "lib/thread-apply.h"
 
 /* Lives on the creator's stack until the new thread has posted `applied`. */
 typedef struct ThreadStart {

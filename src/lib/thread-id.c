@@ -4,8 +4,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "macro.h"
-#include "thread-id.h"
+#include "core/macro.h"
+#include "lib/thread-id.h"
 
 /*
  * glibc before 2.42 has no pthread_gettid_np(). pthread_getcpuclockid()

@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "broker-client.h"
-#include "class-map.h"
-#include "kernel-caps.h"
-#include "lib-lock.h"
-#include "override.h"
+#include "lib/broker-client.h"
+#include "lib/class-map.h"
+#include "core/kernel-caps.h"
+#include "lib/lib-lock.h"
+#include "lib/override.h"
 #include "qos/qos.h"
-#include "thread-id.h"
+#include "lib/thread-id.h"
 
 static int begin_direct(pid_t tid, QClass c, qos_override_t **ret) {
         qos_override_t *o;

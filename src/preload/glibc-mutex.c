@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "glibc-mutex.h"
+#include "preload/glibc-mutex.h"
 
 /* The glibc releases whose nptl has the meanings glibc-mutex.h lists
  * (checked against their pthreadP.h and pthread_mutex_lock.c). A newer

@@ -10,12 +10,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "class-table.h"
-#include "kernel-caps.h"
-#include "preload.h"
-#include "proc.h"
-#include "task-apply.h"
-#include "task-privilege.h"
+#include "core/class-table.h"
+#include "core/kernel-caps.h"
+#include "preload/preload.h"
+#include "core/proc.h"
+#include "core/task-apply.h"
+#include "core/task-privilege.h"
 
 /* A rename racing with our apply (the creator renames a thread that is
  * still in its trampoline) is caught by reading the name again afterwards:

@@ -18,8 +18,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "class-map.h"
-#include "preload.h"
+#include "lib/class-map.h"
+#include "preload/preload.h"
 
 typedef int (*override_begin_fn)(pid_t, pid_t, qos_class_t, qos_override_t **);
 typedef int (*override_end_fn)(qos_override_t *);

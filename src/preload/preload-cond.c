@@ -12,7 +12,7 @@
  * included. */
 #include <errno.h>
 
-#include "preload.h"
+#include "preload/preload.h"
 
 static inline void before_release(pthread_mutex_t *m) {
         if (__builtin_expect(glibc_mutex_has_waiters(m), 0) && glibc_mutex_lendable(m) &&

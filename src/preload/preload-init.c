@@ -13,13 +13,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "kernel-caps.h"
-#include "log.h"
-#include "preload.h"
-#include "proc.h"
-#include "rules.h"
-#include "tree-open.h"
+#include "core/clock.h"
+#include "core/kernel-caps.h"
+#include "core/log.h"
+#include "preload/preload.h"
+#include "core/proc.h"
+#include "config/rules.h"
+#include "core/tree-open.h"
 
 typedef struct PreloadState {
         RuleSet *rules;

@@ -39,12 +39,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "glibc-mutex.h"
-#include "kernel-caps.h"
-#include "lib-lock.h"
-#include "override.h"
-#include "preload.h"
-#include "thread-id.h"
+#include "preload/glibc-mutex.h"
+#include "core/kernel-caps.h"
+#include "lib/lib-lock.h"
+#include "lib/override.h"
+#include "preload/preload.h"
+#include "lib/thread-id.h"
 
 #define LOANS_MAX 128
 #define WAITING_MAX 128

@@ -12,7 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "preload.h"
+#include "preload/preload.h"
 
 static bool enabled;
 static char path[PATH_MAX]; /* empty: stderr */

@@ -15,7 +15,7 @@
  * word (loads from the mutex itself); no system call, no table. */
 #include <errno.h>
 
-#include "preload.h"
+#include "preload/preload.h"
 
 /* Free, or not a type we lend on: glibc's call alone. Held (by someone
  * else, or by the caller: the lender finds out): lend, wait in glibc's

@@ -7,8 +7,8 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "preload.h"
-#include "thread-id.h"
+#include "preload/preload.h"
+#include "lib/thread-id.h"
 
 __attribute__((visibility("default"))) int pthread_setname_np(pthread_t thread, const char *name) {
         pthread_setname_np_fn next = real_pthread_setname_np();

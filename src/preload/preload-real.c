@@ -5,7 +5,7 @@
 #include <dlfcn.h>
 #include <stdatomic.h>
 
-#include "preload.h"
+#include "preload/preload.h"
 
 static void *next_symbol(_Atomic(void *) *slot, const char *name) {
         void *p = atomic_load_explicit(slot, memory_order_acquire);

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <unistd.h>
 
-#include "preload.h"
+#include "preload/preload.h"
 
 #define START_SLOTS 256
 

@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "glibc-mutex.h"
-#include "macro.h"
-#include "qclass.h"
+#include "preload/glibc-mutex.h"
+#include "core/macro.h"
+#include "core/qclass.h"
 
 /* Why a thread is looked at; printed in diagnostics. */
 typedef enum PreloadEvent {

@@ -5,10 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fs-identity.h"
-#include "log.h"
-#include "macro.h"
-#include "unit-bus.h"
+#include "core/fs-identity.h"
+#include "core/log.h"
+#include "core/macro.h"
+#include "units/unit-bus.h"
 
 #define SYSTEMD_DEST "org.freedesktop.systemd1"
 #define SYSTEMD_PATH "/org/freedesktop/systemd1"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unit-path.h"
+#include "units/unit-path.h"
 
 static bool has_suffix(const char *s, size_t n, const char *suffix) {
         size_t k = strlen(suffix);

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ananicy-import.h"
+#include "config/ananicy-import.h"
 #include "fuzz.h"
-#include "ini-load.h"
+#include "config/ini-load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,10 +11,10 @@
 #include <sys/socket.h>
 #include <systemd/sd-bus.h>
 
-#include "file-name.h"
-#include "term-escape.h"
-#include "utf8-escape.h"
-#include "utf8.h"
+#include "config/file-name.h"
+#include "core/term-escape.h"
+#include "core/utf8-escape.h"
+#include "core/utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "ini-load.h"
+#include "config/ini-load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,7 +3,7 @@
 #include <stdint.h>
 
 #include "fuzz.h"
-#include "schedqos-json.h"
+#include "config/schedqos-json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

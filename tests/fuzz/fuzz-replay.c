@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "file-read.h"
-#include "macro.h"
+#include "config/file-read.h"
+#include "core/macro.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

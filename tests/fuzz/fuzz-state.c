@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "state-file.h"
-#include "unit-state.h"
+#include "core/log.h"
+#include "state/state-file.h"
+#include "groups/unit-state.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -2,7 +2,7 @@
 /* What every fuzz target checks after a load. */
 #pragma once
 
-#include "rules.h"
+#include "config/rules.h"
 
 /* Every message names a file and says something; then the list is freed. */
 static inline void fuzz_check_diags(DiagList *diag) {

@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-20}
 dir=build-fuzz
-targets=(ini json broker-args state ananicy escape)
+targets=(ini json bus-args state ananicy escape)
 
 if [ ! -f "$dir/build.ninja" ]; then
         CC=clang meson setup "$dir" -Dwerror=true -Dfuzz=true -Dbuildtype=debugoptimized \

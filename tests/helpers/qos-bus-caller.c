@@ -35,8 +35,8 @@
 #include <systemd/sd-bus.h>
 #include <unistd.h>
 
-#include "bus-protocol.h"
-#include "proc.h"
+#include "core/bus-protocol.h"
+#include "core/proc.h"
 
 static int call(sd_bus *bus, int tid, unsigned long long start, const char *class, int relpri,
                 sd_bus_error *error, sd_bus_message **reply) {

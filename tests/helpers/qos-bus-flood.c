@@ -24,7 +24,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 
-#include "bus-protocol.h"
+#include "core/bus-protocol.h"
 
 #define WINDOW 32
 #define MAX_CONNECTIONS 1024

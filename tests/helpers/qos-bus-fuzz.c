@@ -53,7 +53,7 @@
 #include "bus-fuzz-proc.h"
 #include "bus-fuzz-stats.h"
 #include "bus-fuzz-walk.h"
-#include "bus-protocol.h"
+#include "core/bus-protocol.h"
 
 #define USEC_PER_SEC 1000000ULL
 #define VICTIMS_MAX 32

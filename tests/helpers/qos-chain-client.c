@@ -28,8 +28,8 @@
 #include <systemd/sd-bus.h>
 #include <unistd.h>
 
-#include "bus-protocol.h"
-#include "proc.h"
+#include "core/bus-protocol.h"
+#include "core/proc.h"
 
 static sem_t started;
 

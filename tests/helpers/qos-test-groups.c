@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "group.h"
+#include "core/group.h"
 
 typedef struct Keep {
         char **tids;

@@ -18,9 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "override.h"
+#include "lib/override.h"
 #include "qos/qos.h"
-#include "task-attr.h"
+#include "core/task-attr.h"
 
 #define WORKERS 16
 #define MUTEXES 3

@@ -19,11 +19,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "lib-lock.h"
-#include "override.h"
+#include "lib/lib-lock.h"
+#include "lib/override.h"
 #include "qos/qos.h"
-#include "sched-syscall.h"
-#include "task-attr.h"
+#include "core/sched-syscall.h"
+#include "core/task-attr.h"
 
 /* A thread that does one thing (fn), then waits for `release` and, if
  * asked, does a second thing (after). */

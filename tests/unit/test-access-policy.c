@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "access-policy.h"
+#include "decide/access-policy.h"
 
 #define ALICE 1000
 #define BOB 1001

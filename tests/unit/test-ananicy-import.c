@@ -11,7 +11,7 @@
 #include <string.h>
 #include <syslog.h>
 
-#include "ananicy-import.h"
+#include "config/ananicy-import.h"
 #include "test-tree.h"
 
 #define TREE QOS_TEST_DATA "/ananicy"

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "broker-client.h"
-#include "bus-protocol.h"
+#include "lib/broker-client.h"
+#include "core/bus-protocol.h"
 
 static int map(const char *name, int r) {
         sd_bus_error e = SD_BUS_ERROR_NULL;

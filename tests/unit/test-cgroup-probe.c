@@ -8,7 +8,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "cgroup-probe.h"
+#include "core/cgroup-probe.h"
 
 /* This machine: v1 cpu controller, an empty v2 hierarchy beside it. */
 static const char hybrid[] =

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "class-map.h"
-#include "class-relpri.h"
+#include "lib/class-map.h"
+#include "core/class-relpri.h"
 
 static void test_apple_values(void **state) {
         /* The numbers are ABI: Apple's, in <qos/qos.h>. */

@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "class-relpri.h"
-#include "class-table.h"
+#include "core/class-relpri.h"
+#include "core/class-table.h"
 
 static const KernelCaps caps = {
         .supported = { [KNOB_POLICY] = true, [KNOB_NICE] = true, [KNOB_SLICE] = true },

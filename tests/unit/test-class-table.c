@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "class-table.h"
-#include "sched-syscall.h"
+#include "core/class-table.h"
+#include "core/sched-syscall.h"
 
 static const KernelCaps all_caps = {
         .supported = { true, true, true, true, false, true, true, true },

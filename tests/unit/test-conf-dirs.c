@@ -11,8 +11,8 @@
 #include <syslog.h>
 #include <sys/stat.h>
 
-#include "conf-dirs.h"
-#include "macro.h"
+#include "config/conf-dirs.h"
+#include "core/macro.h"
 #include "test-tree.h"
 
 typedef struct Fixture {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "file-name.h"
+#include "config/file-name.h"
 
 static void round_trip(const char *name, const char *want) {
         char *f = file_name_escape(name), *back = NULL;

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "focus-mutter.h"
-#include "focus-source.h"
+#include "focus/focus-mutter.h"
+#include "core/focus-source.h"
 
 static int parse(const char *s) {
         return mutter_mark_parse(s, strlen(s));

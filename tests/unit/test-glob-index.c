@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glob-index.h"
+#include "config/glob-index.h"
 
 static void test_literal_prefix(void **state) {
         assert_int_equal(glob_literal_prefix("firefox"), 7);

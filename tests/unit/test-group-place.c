@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "group.h"
+#include "core/group.h"
 
 static void check(const char *path, const char *prefix, GroupPlace place, QClass c) {
         QClass got;

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <syslog.h>
 
-#include "ini-load.h"
-#include "macro.h"
+#include "config/ini-load.h"
+#include "core/macro.h"
 #include "test-tree.h"
 
 static const char *const PATH = "foo.conf";

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "override-stack.h"
+#include "core/override-stack.h"
 
 static void test_nest_and_unwind_in_any_order(void **state) {
         OverrideStack s = { 0 };

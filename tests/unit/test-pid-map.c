@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "pid-map.h"
+#include "core/pid-map.h"
 
 #define V(k) ((void *) (uintptr_t) (k))
 

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "qclass.h"
+#include "core/qclass.h"
 
 static void test_canonical_names_round_trip(void **state) {
         for (QClass c = QCLASS_UNSPECIFIED + 1; c < _QCLASS_MAX; c++)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "query-limits.h"
+#include "state/query-limits.h"
 
 static int take_all(QueryLimits *q, QueryKind kind, uid_t uid, uint64_t now, int n) {
         int granted = 0;

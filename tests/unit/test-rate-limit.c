@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "rate-limit.h"
+#include "core/rate-limit.h"
 
 static void test_burst_then_rate(void **state) {
         RateLimiter *l = malloc(sizeof *l);

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <syslog.h>
 
-#include "reload-status.h"
+#include "state/reload-status.h"
 
 #define ALICE 1000
 #define BOB 1001

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "rename-queue.h"
+#include "state/rename-queue.h"
 
 #define SEC 1000000ULL
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "qos-config.h"
-#include "rules.h"
+#include "config/rules.h"
 #include "test-tree.h"
 
 enum { VENDOR, ADMIN, RUNTIME };

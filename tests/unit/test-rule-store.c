@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rule-store.h"
+#include "config/rule-store.h"
 
 static void test_alignment(void **state) {
         (void) state;

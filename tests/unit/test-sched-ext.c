@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "sched-ext.h"
+#include "core/sched-ext.h"
 
 static char root[] = "/tmp/test-sched-ext.XXXXXX";
 

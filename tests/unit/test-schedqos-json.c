@@ -8,8 +8,8 @@
 #include <string.h>
 #include <syslog.h>
 
-#include "macro.h"
-#include "schedqos-json.h"
+#include "core/macro.h"
+#include "config/schedqos-json.h"
 #include "test-tree.h"
 
 #define SAMPLE(name) QOS_TEST_DATA "/schedqos/" name

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "qosd-conf.h"
+#include "config/qosd-conf.h"
 
 static char *write_tmp(const char *text) {
         char *path = strdup("/tmp/test-settings.XXXXXX");

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "state-file.h"
+#include "state/state-file.h"
 
 static TaskAttr attr(int policy, int nice) {
         return (TaskAttr) { .policy = policy, .nice = nice, .slice_ns = 8000000, .uclamp_max = 1024,

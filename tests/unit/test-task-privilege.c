@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "class-relpri.h"
-#include "class-table.h"
-#include "task-privilege.h"
+#include "core/class-relpri.h"
+#include "core/class-table.h"
+#include "core/task-privilege.h"
 
 static const KernelCaps caps = {
         .supported = { [KNOB_POLICY] = true, [KNOB_NICE] = true, [KNOB_SLICE] = true,

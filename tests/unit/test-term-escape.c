@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "term-escape.h"
-#include "utf8-escape.h"
-#include "utf8.h"
+#include "core/term-escape.h"
+#include "core/utf8-escape.h"
+#include "core/utf8.h"
 
 /* Valid UTF-8 without C0 (but a newline where lines is set), DEL, C1 or a
  * directional override or isolate. */

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "top-format.h"
-#include "top-model.h"
+#include "cli/top-format.h"
+#include "cli/top-model.h"
 
 #define MS 1000000ULL
 #define SEC (1000 * MS)

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tree-open.h"
+#include "core/tree-open.h"
 
 typedef struct Tree {
         char top[256];          /* the temporary directory */

@@ -3,7 +3,7 @@
  * diagnostics a load produced. */
 #pragma once
 
-#include "rules.h"
+#include "config/rules.h"
 
 /* mkdtemp below $TMPDIR; the caller frees and removes it. */
 char *tree_new(void);

@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "unit-path.h"
-#include "unit-state.h"
+#include "units/unit-path.h"
+#include "groups/unit-state.h"
 
 static void check_unit(const char *path, bool user, uid_t uid, const char *name, bool subtree) {
         UnitRef u;

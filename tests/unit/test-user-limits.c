@@ -15,9 +15,9 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "macro.h"
+#include "core/macro.h"
 #include "qos-config.h"
-#include "rules.h"
+#include "config/rules.h"
 #include "test-tree.h"
 
 #define ME 1000

@@ -15,10 +15,10 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "macro.h"
-#include "rules.h"
+#include "core/macro.h"
+#include "config/rules.h"
 #include "test-tree.h"
-#include "tree-open.h"
+#include "core/tree-open.h"
 
 #define ME 1000
 #define REFUSED "a symbolic link out of the owner's home directory, not followed"

@@ -13,8 +13,8 @@
 #include <sys/socket.h>
 #include <systemd/sd-bus.h>
 
-#include "utf8-escape.h"
-#include "utf8.h"
+#include "core/utf8-escape.h"
+#include "core/utf8.h"
 
 static void test_sequence(void **state) {
         assert_int_equal(utf8_sequence("a"), 1);

@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "decide/access-policy.h"
+#include "caller/bus-args.h"
+#include "broker/broker.h"
+#include "overrides/override-book.h"
+#include "overrides/overrides.h"
+#include "core/bus-protocol.h"
+#include "caller/caller-identity.h"
+#include "core/class-relpri.h"
+#include "core/clock.h"
+#include "focus/focus-dbus.h"
+#include "focus/focus.h"
+#include "core/kernel-caps.h"
+#include "core/log.h"
+#include "core/macro.h"
+#include "decide/policy.h"
+#include "core/proc.h"
+#include "core/rate-limit.h"
+#include "engine/scan.h"
+#include "control/task-control.h"
+#include "core/task-ref.h"
+#include "core/utf8-escape.h"
+
+/* The per-user bucket is this many per-process buckets: a user's programs
+ * together may ask more than one program, but not without bound. */
+#define USER_RATE_FACTOR 4
+
+struct Broker {
+        CallerBook callers;
+        RateLimiter per_process, per_user;
+        sd_bus_slot *slot, *gone_slot;
+        uint64_t granted, held, denied, rate_limited;
+};
+
+static uint64_t now_usec(void) {
+        return clock_usec(CLOCK_MONOTONIC);
+}
+
+int broker_identify(Manager *m, sd_bus_message *msg, Caller *ret, sd_bus_error *error) {
+        int r = caller_identify(&m->broker->callers, msg, ret);
+        if (r == -ESRCH)
+                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
+                                        "Cannot identify the caller: it exited, or its PID was reused.");
+        if (r < 0)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot identify the caller: %s",
+                                         strerror(-r));
+        return 0;
+}
+
+/* The app's MaxClass for this thread, as the rules say (policy.c), and
+ * whether it is in the owner's own file (*user). */
+static void app_cap(Manager *m, pid_t tgid, pid_t tid, QClass *ret, char *origin, size_t size, bool *user) {
+        _cleanup_(process_record_freep) ProcessRecord *own = NULL;
+        const ProcessRecord *p = process_table_get_current(&m->procs, tgid);
+        char comm[PROC_COMM_MAX];
+        Decision d;
+
+        *ret = QCLASS_UNSPECIFIED;
+        *user = false;
+        if (!m->rules)
+                return;
+        if (!p) {
+                if (process_record_read(tgid, 0, &own) < 0)
+                        return;
+                p = own;
+        }
+        if (proc_comm(tgid, tid, comm) < 0 || policy_decide(m->rules, p, comm, &d) < 0)
+                return;
+        *ret = d.match.max_class;
+        *user = d.match.limit_user;
+        snprintf(origin, size, "%s:%u", d.match.limit_origin.path ?: "?", d.match.limit_origin.line);
+}
+
+/* The request as access_decide() sees it; the thread's own facts from /proc. */
+static void fill_request(Manager *m, AccessRequest *a, pid_t tgid, pid_t tid, char *cap_origin, size_t size,
+                         char *gate_reason, size_t gate_size) {
+        a->outside = focus_holds_interactive(m, tgid);
+        a->outside_reason = a->outside ? focus_hold_reason(m, tgid, gate_reason, gate_size) : NULL;
+        a->user_cap = m->settings.request_max_class;
+        app_cap(m, tgid, tid, &a->app_cap, cap_origin, size, &a->app_cap_private);
+        a->app_cap_origin = cap_origin;
+}
+
+static void format_origin(char *buf, size_t size, QClass requested, pid_t pid, uid_t uid, const AccessVerdict *v) {
+        snprintf(buf, size, "requested %s by pid %d uid %u, %s", qclass_to_string(requested), (int) pid,
+                 (unsigned) uid, v->reason);
+}
+
+static void remember(Manager *m, pid_t tid, QClass requested, int relpri, const Caller *c) {
+        TaskEntry *e = registry_get(&m->tasks, tid);
+        if (!e)
+                return;
+        e->wanted = requested;
+        e->relpri = relpri;
+        e->requester = c->pid;
+        e->requester_uid = c->uid;
+        e->requester_privileged = c->privileged;
+}
+
+static int method_set_thread_class(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        Broker *b = m->broker;
+        SetThreadClassArgs args;
+        Caller caller;
+        TaskRef ref = TASK_REF_NULL;
+        TaskAttr cur;
+        AccessRequest a = {};
+        AccessVerdict v;
+        char cap_origin[300], origin[512], gate_reason[128];
+        int r;
+
+        r = bus_args_read_set_thread_class(msg, &args, error);
+        if (r < 0)
+                return r;
+        r = broker_identify(m, msg, &caller, error);
+        if (r < 0)
+                return r;
+
+        /* Before any work on the target: a flood costs a hash lookup each. */
+        uint64_t now = now_usec();
+        /* The process's bucket first: a process over its own limit does
+         * not drain what its user's other programs may ask. */
+        if (!rate_limit_take(&b->per_process, ((uint64_t) caller.pid << 32) ^ caller.start_time ^ caller.uid, now) ||
+            !rate_limit_take(&b->per_user, (uint64_t) caller.uid + 1, now)) {
+                b->rate_limited++;
+                log_debug("SetThreadClass from pid %d uid %u: rate limited", (int) caller.pid,
+                          (unsigned) caller.uid);
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_RATE_LIMITED,
+                                         "Too many requests from process %d; try again later.", (int) caller.pid);
+        }
+
+        r = task_ref_open(args.tid, args.start_time, &ref);
+        if (r >= 0)
+                r = task_ref_read_attr(&ref, &cur);
+        if (r >= 0)
+                r = proc_tgid(args.tid, &a.target_pid);
+        if (r >= 0)
+                r = proc_uid(a.target_pid, &a.target_uid);
+        if (r >= 0)
+                r = task_ref_alive(&ref); /* what was read is that thread's */
+        /* A thread raised by a loan is judged by its own class. */
+        if (r >= 0)
+                (void) override_base_view(m, &ref, &cur);
+        task_ref_close(&ref);
+        if (r < 0)
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_NO_SUCH_TASK,
+                                         "No thread %d with start time %" PRIu64 ".", (int) args.tid, args.start_time);
+        if (task_attr_is_realtime(&cur))
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_REALTIME,
+                                         "Thread %d is real-time; qosd does not touch it.", (int) args.tid);
+
+        a.caller_uid = caller.uid;
+        a.caller_privileged = caller.privileged;
+        a.caller_pid = caller.pid;
+        a.requested = args.class;
+        a.requested_relpri = args.relpri;
+        a.current = class_from_attr_relpri(&cur, kernel_caps(), &a.current_relpri);
+        fill_request(m, &a, a.target_pid, args.tid, cap_origin, sizeof cap_origin, gate_reason, sizeof gate_reason);
+        access_decide(&a, &v);
+        log_debug("SetThreadClass(%d, %s, %d) from pid %d uid %u: %s", (int) args.tid,
+                  qclass_to_string(args.class), args.relpri, (int) caller.pid, (unsigned) caller.uid, v.reason);
+        /* For the bus: the reason may name a rule file (dbus-manager.c says why). */
+        _cleanup_free_ char *reason = utf8_escape(v.reason);
+        if (!reason)
+                return -ENOMEM;
+        if (v.result == ACCESS_DENIED) {
+                b->denied++;
+                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Not allowed: %s.", reason);
+        }
+
+        format_origin(origin, sizeof origin, args.class, caller.pid, caller.uid, &v);
+        r = control_request(m, args.tid, args.start_time, a.target_pid, v.granted, args.relpri, origin,
+                            v.reason_private, true);
+        if (r == -ESRCH)
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_NO_SUCH_TASK, "Thread %d exited.", (int) args.tid);
+        if (r == -EBUSY)
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_REALTIME, "Thread %d is real-time.", (int) args.tid);
+        if (r < 0)
+                return sd_bus_error_set_errnof(error, r, "Cannot apply %s: %s", qclass_to_string(v.granted),
+                                               strerror(-r));
+        remember(m, args.tid, args.class, args.relpri, &caller);
+
+        /* As rtkit does: the process judged must still be the one that
+         * asked, or the verdict was about someone else. */
+        if (caller_recheck(&caller) < 0) {
+                TaskEntry *e = registry_get(&m->tasks, args.tid);
+                if (e)
+                        control_restore(m, e, "the requesting process went away");
+                b->denied++;
+                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
+                                        "The caller exited while its request was handled.");
+        }
+        if (v.result == ACCESS_HELD)
+                b->held++;
+        else
+                b->granted++;
+        overrides_recap(m, "a request was answered");
+        return sd_bus_reply_method_return(msg, "ss", qclass_to_string(v.granted), reason);
+}
+
+static void reevaluate_requests(Manager *m, const char *why) {
+        _cleanup_free_ TaskEntry **list = NULL;
+        size_t n;
+
+        if (!m->broker || registry_list(&m->tasks, &list, &n) < 0)
+                return;
+        /* Copy what is needed: applying may remove entries. */
+        _cleanup_free_ pid_t *tids = calloc(n + 1, sizeof *tids);
+        if (!tids)
+                return;
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+                if (list[i]->state == TASK_REQUESTED)
+                        tids[k++] = list[i]->tid;
+        for (size_t i = 0; i < k; i++) {
+                TaskEntry *e = registry_get(&m->tasks, tids[i]);
+                AccessRequest a;
+                AccessVerdict v;
+                char cap_origin[300], origin[512], gate_reason[128];
+                if (!e || e->state != TASK_REQUESTED)
+                        continue;
+                /* The caller's standing was settled when it asked (same
+                 * user, own process or downwards); what moves is the gate
+                 * and the caps. */
+                a = (AccessRequest) {
+                        .caller_uid = e->requester_uid,
+                        .caller_privileged = e->requester_privileged,
+                        .caller_pid = e->requester,
+                        .target_uid = e->requester_uid, /* checked equal when it asked */
+                        .target_pid = e->tgid,
+                        .requested = e->wanted,
+                        .requested_relpri = e->relpri,
+                        .current = e->wanted,
+                        .current_relpri = e->relpri,
+                };
+                fill_request(m, &a, e->tgid, e->tid, cap_origin, sizeof cap_origin, gate_reason, sizeof gate_reason);
+                access_decide(&a, &v);
+                if (v.result == ACCESS_DENIED)
+                        continue;
+                QClass wanted = e->wanted;
+                int relpri = e->relpri;
+                Caller c = { .pid = e->requester, .uid = e->requester_uid,
+                             .privileged = e->requester_privileged };
+                format_origin(origin, sizeof origin, wanted, c.pid, c.uid, &v);
+                if (v.granted == e->class) {
+                        /* Same class, maybe for another reason now. */
+                        (void) registry_set_origin(e, e->app, origin, v.reason_private);
+                        continue;
+                }
+                int r = control_request(m, e->tid, e->start_time, e->tgid, v.granted, relpri, origin,
+                                        v.reason_private, false);
+                if (r > 0) {
+                        remember(m, tids[i], wanted, relpri, &c);
+                        log_debug("thread %d: %s (%s)", (int) tids[i], origin, why);
+                }
+        }
+}
+
+void broker_reevaluate(Manager *m, const char *why) {
+        reevaluate_requests(m, why);
+        /* What the threads have now caps what they lend. */
+        overrides_recap(m, why);
+}
+
+#define BROKER_COUNTER(field)                                                                     \
+        static int get_##field(sd_bus *bus, const char *path, const char *iface, const char *prop, \
+                               sd_bus_message *reply, void *userdata, sd_bus_error *error) {      \
+                Manager *m = userdata;                                                            \
+                return sd_bus_message_append(reply, "t", m->broker->field);                       \
+        }
+BROKER_COUNTER(granted)
+BROKER_COUNTER(held)
+BROKER_COUNTER(denied)
+BROKER_COUNTER(rate_limited)
+
+static const sd_bus_vtable broker_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_METHOD_WITH_NAMES(QOS_BUS_METHOD_SET_THREAD_CLASS, QOS_BUS_SIGNATURE_SET_THREAD_CLASS,
+                                 SD_BUS_PARAM(tid) SD_BUS_PARAM(start_time) SD_BUS_PARAM(class)
+                                 SD_BUS_PARAM(relative_priority),
+                                 "ss", SD_BUS_PARAM(granted_class) SD_BUS_PARAM(reason),
+                                 method_set_thread_class, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES("SetForeground", "ai", SD_BUS_PARAM(pids), "", ,
+                                 focus_method_set_foreground, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES("SetFocus", "si", SD_BUS_PARAM(source) SD_BUS_PARAM(pid), "", ,
+                                 focus_method_set_focus, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES("GetForeground", "", , "aib", SD_BUS_PARAM(pids) SD_BUS_PARAM(gate),
+                                 focus_method_get_foreground, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_PROPERTY("RequestsGranted", "t", get_granted, 0, 0),
+        SD_BUS_PROPERTY("RequestsHeld", "t", get_held, 0, 0),
+        SD_BUS_PROPERTY("RequestsDenied", "t", get_denied, 0, 0),
+        SD_BUS_PROPERTY("RequestsRateLimited", "t", get_rate_limited, 0, 0),
+        SD_BUS_PROPERTY("Foreground", "s", focus_property, 0, 0),
+        SD_BUS_PROPERTY("ForegroundEvents", "t", focus_property, 0, 0),
+        SD_BUS_PROPERTY("ForegroundRefused", "t", focus_property, 0, 0),
+        SD_BUS_VTABLE_END,
+};
+
+int broker_start(Manager *m) {
+        Broker *b = m->broker;
+        int r;
+        if (!b) { /* else a new connection after the bus came back: counters and limits go on */
+                b = calloc(1, sizeof *b);
+                if (!b)
+                        return -ENOMEM;
+                m->broker = b;
+                rate_limit_init(&b->per_process, m->settings.request_rate, m->settings.request_burst);
+                rate_limit_init(&b->per_user, (double) m->settings.request_rate * USER_RATE_FACTOR,
+                                (double) m->settings.request_burst * USER_RATE_FACTOR);
+        }
+        /* Watch connections before any method call can arrive. */
+        r = caller_book_start(&b->callers, m->bus);
+        if (r < 0)
+                return r;
+        r = focus_bus_start(m, &b->gone_slot);
+        if (r < 0)
+                return r;
+        r = sd_bus_add_object_vtable(m->bus, &b->slot, QOS_BUS_PATH, QOS_BUS_INTERFACE, broker_vtable, m);
+        if (r < 0)
+                return log_error_errno(r, "cannot export the broker methods: %m");
+        return 0;
+}
+
+void broker_bus_lost(Manager *m) {
+        Broker *b = m->broker;
+        if (!b)
+                return;
+        b->slot = sd_bus_slot_unref(b->slot);
+        b->gone_slot = sd_bus_slot_unref(b->gone_slot);
+        caller_book_free(&b->callers); /* the peers of the old bus */
+}
+
+void broker_free(Manager *m) {
+        Broker *b = m->broker;
+        if (!b)
+                return;
+        broker_bus_lost(m);
+        free(b);
+        m->broker = NULL;
+}

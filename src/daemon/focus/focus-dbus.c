@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <string.h>
+
+#include "caller/bus-args.h"
+#include "broker/broker.h"
+#include "core/bus-protocol.h"
+#include "caller/caller-identity.h"
+#include "core/clock.h"
+#include "focus/focus-dbus.h"
+#include "core/focus-source.h"
+#include "focus/focus.h"
+#include "focus/foreground.h"
+#include "core/log.h"
+#include "core/macro.h"
+#include "core/proc.h"
+#include "focus/seats.h"
+
+/* Root, or the peer qosd.conf trusts with the foreground (the compositor). */
+static bool is_trusted(Manager *m, sd_bus_message *msg, const Caller *c) {
+        if (c->uid == 0 || (m->settings.foreground_uid != (uid_t) -1 && c->uid == m->settings.foreground_uid))
+                return true;
+        return m->settings.foreground_gid != (gid_t) -1 && caller_in_group(msg, m->settings.foreground_gid);
+}
+
+int focus_method_set_foreground(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        _cleanup_free_ pid_t *pids = NULL;
+        Caller caller;
+        size_t n;
+        int r;
+
+        r = broker_identify(m, msg, &caller, error);
+        if (r < 0)
+                return r;
+        if (!is_trusted(m, msg, &caller)) {
+                focus_count_refused(m);
+                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
+                                        "Only root or the ForegroundUser=/ForegroundGroup= of qosd.conf may set the "
+                                        "foreground; a session source calls SetFocus.");
+        }
+        r = bus_args_read_pids(msg, FOREGROUND_MAX, &pids, &n, error);
+        if (r < 0)
+                return r;
+        r = focus_set(m, "SetForeground", (uid_t) -1, NULL, pids, n);
+        if (r < 0)
+                return r;
+        return sd_bus_reply_method_return(msg, "");
+}
+
+static int refuse(Manager *m, sd_bus_error *error, const Caller *c, const char *why) {
+        focus_count_refused(m);
+        log_debug("SetFocus from pid %d uid %u refused: %s", (int) c->pid, (unsigned) c->uid, why);
+        return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Refused: %s.", why);
+}
+
+int focus_method_set_focus(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        const char *source;
+        int32_t pid;
+        pid_t tgid = 0;
+        uid_t owner = (uid_t) -1;
+        Caller caller;
+        int r;
+
+        r = sd_bus_message_read(msg, "si", &source, &pid);
+        if (r < 0)
+                return r;
+        if (!focus_source_name_valid(source))
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                                         "A source name is 1 to %d of [a-z0-9-].", FOCUS_SOURCE_MAX - 1);
+        if (pid < 0)
+                return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "A PID is positive, or 0 for none.");
+        r = broker_identify(m, msg, &caller, error);
+        if (r < 0)
+                return r;
+        bool trusted = is_trusted(m, msg, &caller);
+        if (!trusted) {
+                if (!focus_user_at_seat(m, caller.uid))
+                        return refuse(m, error, &caller, "the caller's user has no active session on a seat");
+                if (!seats_session_of_pid_active(caller.pid))
+                        return refuse(m, error, &caller, "the caller's session is not the active one");
+                owner = caller.uid;
+        }
+        if (pid > 0) {
+                uid_t uid;
+                if (proc_tgid(pid, &tgid) < 0 || proc_uid(tgid, &uid) < 0)
+                        return sd_bus_error_setf(error, QOS_BUS_ERROR_NO_SUCH_TASK, "No process %d.", (int) pid);
+                if (!trusted && uid != caller.uid)
+                        return refuse(m, error, &caller, "the process belongs to another user");
+        }
+        if (!trusted && !focus_budget_ready(m, caller.uid)) {
+                focus_count_refused(m);
+                log_debug("SetFocus from pid %d uid %u: over its budget", (int) caller.pid, (unsigned) caller.uid);
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_RATE_LIMITED,
+                                         "The focus changes of uid %u have cost qosd more than %g%% of a CPU; "
+                                         "try again in a moment.", (unsigned) caller.uid,
+                                         FOCUS_COST_USEC_PER_SEC / 1e4);
+        }
+        /* The claim dies with the connection: a source that crashed must
+         * not leave its last window in front for good. */
+        uint64_t start = clock_usec(CLOCK_THREAD_CPUTIME_ID); /* qosd's time, not the others' */
+        r = focus_set(m, source, owner, sd_bus_message_get_sender(msg), &tgid, pid > 0);
+        if (!trusted)
+                focus_budget_charge(m, caller.uid, clock_usec(CLOCK_THREAD_CPUTIME_ID) - start);
+        if (r < 0)
+                return r;
+        return sd_bus_reply_method_return(msg, "");
+}
+
+int focus_method_get_foreground(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        _cleanup_free_ pid_t *pids = NULL;
+        sd_bus_message *reply = NULL;
+        size_t n;
+        int r = focus_list(m, &pids, &n);
+        if (r < 0)
+                return r;
+        r = sd_bus_message_new_method_return(msg, &reply);
+        if (r >= 0)
+                r = sd_bus_message_append_array(reply, 'i', pids, n * sizeof *pids);
+        if (r >= 0)
+                r = sd_bus_message_append(reply, "b", focus_gate_engaged(m));
+        if (r >= 0)
+                r = sd_bus_send(NULL, reply, NULL);
+        sd_bus_message_unref(reply);
+        return r;
+}
+
+int focus_property(sd_bus *bus, const char *path, const char *iface, const char *prop, sd_bus_message *reply,
+                   void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        char buf[256];
+        if (strcmp(prop, "ForegroundEvents") == 0)
+                return sd_bus_message_append(reply, "t", focus_events(m));
+        if (strcmp(prop, "ForegroundRefused") == 0)
+                return sd_bus_message_append(reply, "t", focus_refused(m));
+        return sd_bus_message_append(reply, "s", focus_describe(m, buf, sizeof buf));
+}
+
+static int on_name_owner_changed(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        const char *name, *old, *new;
+        if (sd_bus_message_read(msg, "sss", &name, &old, &new) >= 0 && name[0] == ':' && !*new)
+                focus_connection_gone(userdata, name);
+        return 0;
+}
+
+int focus_bus_start(Manager *m, sd_bus_slot **ret_slot) {
+        /* Asynchronous: sent ahead of RequestName, so in force before any
+         * call can reach the name, and the loop never waits for the bus. */
+        int r = sd_bus_match_signal_async(m->bus, ret_slot, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                          "org.freedesktop.DBus", "NameOwnerChanged", on_name_owner_changed, NULL, m);
+        if (r < 0)
+                return log_error_errno(r, "cannot watch bus connections: %m");
+        return 0;
+}

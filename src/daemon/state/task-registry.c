@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/macro.h"
+#include "state/task-registry.h"
+
+static const char *const state_names[_TASK_STATE_MAX] = {
+        [TASK_APPLIED] = "applied",
+        [TASK_INHERITED] = "inherited",
+        [TASK_FOREIGN] = "foreign",
+        [TASK_REQUESTED] = "requested",
+};
+
+const char *task_state_to_string(TaskState s) {
+        return s < _TASK_STATE_MAX ? state_names[s] : "unknown";
+}
+
+static void entry_free(TaskEntry *e) {
+        if (!e)
+                return;
+        free(e->origin);
+        free(e->app);
+        free(e);
+}
+
+TaskEntry *registry_get(const TaskRegistry *r, pid_t tid) {
+        return pid_map_get(&r->by_tid, tid);
+}
+
+int registry_add(TaskRegistry *r, pid_t tid, pid_t tgid, uint64_t start_time, TaskEntry **ret) {
+        TaskEntry *e = calloc(1, sizeof *e);
+        int k;
+
+        if (!e)
+                return -ENOMEM;
+        e->tid = tid;
+        e->tgid = tgid;
+        e->start_time = start_time;
+        entry_free(pid_map_remove(&r->by_tid, tid));
+        k = pid_map_put(&r->by_tid, tid, e);
+        if (k < 0) {
+                free(e);
+                return k;
+        }
+        *ret = e;
+        return 0;
+}
+
+void registry_remove(TaskRegistry *r, pid_t tid) {
+        entry_free(pid_map_remove(&r->by_tid, tid));
+}
+
+size_t registry_size(const TaskRegistry *r) {
+        return pid_map_size(&r->by_tid);
+}
+
+void registry_clear(TaskRegistry *r) {
+        size_t i = 0;
+        void *v;
+        while (pid_map_next(&r->by_tid, &i, NULL, &v))
+                entry_free(v);
+        pid_map_clear(&r->by_tid);
+}
+
+static int replace_str(char **dst, const char *src) {
+        char *s = NULL;
+        if (src && !(s = strdup(src)))
+                return -ENOMEM;
+        free(*dst);
+        *dst = s;
+        return 0;
+}
+
+int registry_set_origin(TaskEntry *e, const char *app, const char *origin, bool origin_private) {
+        int r = replace_str(&e->app, app);
+        e->origin_private = origin_private;
+        return r < 0 ? r : replace_str(&e->origin, origin);
+}
+
+int registry_list(const TaskRegistry *r, TaskEntry ***ret, size_t *ret_n) {
+        size_t n = pid_map_size(&r->by_tid), i = 0, k = 0;
+        TaskEntry **list = calloc(n + 1, sizeof *list);
+        void *v;
+
+        if (!list)
+                return -ENOMEM;
+        while (pid_map_next(&r->by_tid, &i, NULL, &v) && k < n)
+                list[k++] = v;
+        *ret = list;
+        *ret_n = k;
+        return 0;
+}
