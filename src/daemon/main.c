@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "scheduler/bpf-scheduler.h"
+#include "broker/broker.h"
 #include "bus/bus-link.h"
 #include "engine/event-handler.h"
 #include "focus/focus.h"
@@ -186,6 +187,16 @@ static void recover_leftovers(Manager *m) {
                 log_info("recovered %zu task(s) from the previous run that no rule covers now", n);
 }
 
+/* The foreground gate moved (focus.h only says so): the rules and the
+ * held requests of the processes it moved, or of all. */
+static void on_gate_moved(Manager *m, const pid_t *pids, size_t n, const char *why) {
+        if (!pids)
+                scan_all(m, why);
+        for (size_t i = 0; pids && i < n; i++)
+                scan_process(m, pids[i], SCAN_REEVALUATE);
+        broker_reevaluate(m, why);
+}
+
 static int setup(Manager *m, const Options *o) {
         static const EventSourceOps ops = {
                 .event = manager_on_proc_event,
@@ -239,6 +250,7 @@ static int setup(Manager *m, const Options *o) {
         r = units_start(m);
         if (r < 0)
                 return r;
+        m->gate_moved = on_gate_moved;
         r = focus_start(m);
         if (r < 0)
                 return r;

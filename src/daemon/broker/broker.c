@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "decide/access-policy.h"
-#include "caller/bus-args.h"
 #include "broker/broker.h"
 #include "overrides/override-book.h"
 #include "overrides/overrides.h"
@@ -15,7 +15,6 @@
 #include "caller/caller-identity.h"
 #include "core/class-relpri.h"
 #include "core/clock.h"
-#include "focus/focus-dbus.h"
 #include "focus/focus.h"
 #include "core/kernel-caps.h"
 #include "core/log.h"
@@ -23,7 +22,6 @@
 #include "decide/policy.h"
 #include "core/proc.h"
 #include "core/rate-limit.h"
-#include "engine/scan.h"
 #include "control/task-control.h"
 #include "core/task-ref.h"
 #include "core/utf8-escape.h"
@@ -33,25 +31,12 @@
 #define USER_RATE_FACTOR 4
 
 struct Broker {
-        CallerBook callers;
         RateLimiter per_process, per_user;
-        sd_bus_slot *slot, *gone_slot;
         uint64_t granted, held, denied, rate_limited;
 };
 
 static uint64_t now_usec(void) {
         return clock_usec(CLOCK_MONOTONIC);
-}
-
-int broker_identify(Manager *m, sd_bus_message *msg, Caller *ret, sd_bus_error *error) {
-        int r = caller_identify(&m->broker->callers, msg, ret);
-        if (r == -ESRCH)
-                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
-                                        "Cannot identify the caller: it exited, or its PID was reused.");
-        if (r < 0)
-                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot identify the caller: %s",
-                                         strerror(-r));
-        return 0;
 }
 
 /* The app's MaxClass for this thread, as the rules say (policy.c), and
@@ -104,11 +89,34 @@ static void remember(Manager *m, pid_t tid, QClass requested, int relpri, const 
         e->requester_privileged = c->privileged;
 }
 
-static int method_set_thread_class(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
-        Manager *m = userdata;
+/* A refusal as the bus face passes it on: its error name (NULL: from
+ * the errno) and message. Returns r. */
+_printf_(4, 5)
+static int refuse(BrokerAnswer *ret, const char *name, int r, const char *fmt, ...) {
+        va_list ap;
+        ret->error_name = name;
+        va_start(ap, fmt);
+        vsnprintf(ret->message, sizeof ret->message, fmt, ap);
+        va_end(ap);
+        return r;
+}
+
+bool broker_admit(Manager *m, const Caller *caller) {
         Broker *b = m->broker;
-        SetThreadClassArgs args;
-        Caller caller;
+        uint64_t now = now_usec();
+        /* The process's bucket first: a process over its own limit does
+         * not drain what its user's other programs may ask. */
+        if (rate_limit_take(&b->per_process, ((uint64_t) caller->pid << 32) ^ caller->start_time ^ caller->uid, now) &&
+            rate_limit_take(&b->per_user, (uint64_t) caller->uid + 1, now))
+                return true;
+        b->rate_limited++;
+        log_debug("SetThreadClass from pid %d uid %u: rate limited", (int) caller->pid, (unsigned) caller->uid);
+        return false;
+}
+
+int broker_set_thread_class(Manager *m, const Caller *caller, const SetThreadClassArgs *args,
+                            BrokerAnswer *ret) {
+        Broker *b = m->broker;
         TaskRef ref = TASK_REF_NULL;
         TaskAttr cur;
         AccessRequest a = {};
@@ -116,31 +124,12 @@ static int method_set_thread_class(sd_bus_message *msg, void *userdata, sd_bus_e
         char cap_origin[300], origin[512], gate_reason[128];
         int r;
 
-        r = bus_args_read_set_thread_class(msg, &args, error);
-        if (r < 0)
-                return r;
-        r = broker_identify(m, msg, &caller, error);
-        if (r < 0)
-                return r;
-
-        /* Before any work on the target: a flood costs a hash lookup each. */
-        uint64_t now = now_usec();
-        /* The process's bucket first: a process over its own limit does
-         * not drain what its user's other programs may ask. */
-        if (!rate_limit_take(&b->per_process, ((uint64_t) caller.pid << 32) ^ caller.start_time ^ caller.uid, now) ||
-            !rate_limit_take(&b->per_user, (uint64_t) caller.uid + 1, now)) {
-                b->rate_limited++;
-                log_debug("SetThreadClass from pid %d uid %u: rate limited", (int) caller.pid,
-                          (unsigned) caller.uid);
-                return sd_bus_error_setf(error, QOS_BUS_ERROR_RATE_LIMITED,
-                                         "Too many requests from process %d; try again later.", (int) caller.pid);
-        }
-
-        r = task_ref_open(args.tid, args.start_time, &ref);
+        *ret = (BrokerAnswer) {};
+        r = task_ref_open(args->tid, args->start_time, &ref);
         if (r >= 0)
                 r = task_ref_read_attr(&ref, &cur);
         if (r >= 0)
-                r = proc_tgid(args.tid, &a.target_pid);
+                r = proc_tgid(args->tid, &a.target_pid);
         if (r >= 0)
                 r = proc_uid(a.target_pid, &a.target_uid);
         if (r >= 0)
@@ -150,59 +139,59 @@ static int method_set_thread_class(sd_bus_message *msg, void *userdata, sd_bus_e
                 (void) override_base_view(m, &ref, &cur);
         task_ref_close(&ref);
         if (r < 0)
-                return sd_bus_error_setf(error, QOS_BUS_ERROR_NO_SUCH_TASK,
-                                         "No thread %d with start time %" PRIu64 ".", (int) args.tid, args.start_time);
+                return refuse(ret, QOS_BUS_ERROR_NO_SUCH_TASK, -ESRCH, "No thread %d with start time %" PRIu64 ".",
+                              (int) args->tid, args->start_time);
         if (task_attr_is_realtime(&cur))
-                return sd_bus_error_setf(error, QOS_BUS_ERROR_REALTIME,
-                                         "Thread %d is real-time; qosd does not touch it.", (int) args.tid);
+                return refuse(ret, QOS_BUS_ERROR_REALTIME, -EBUSY, "Thread %d is real-time; qosd does not touch it.",
+                              (int) args->tid);
 
-        a.caller_uid = caller.uid;
-        a.caller_privileged = caller.privileged;
-        a.caller_pid = caller.pid;
-        a.requested = args.class;
-        a.requested_relpri = args.relpri;
+        a.caller_uid = caller->uid;
+        a.caller_privileged = caller->privileged;
+        a.caller_pid = caller->pid;
+        a.requested = args->class;
+        a.requested_relpri = args->relpri;
         a.current = class_from_attr_relpri(&cur, kernel_caps(), &a.current_relpri);
-        fill_request(m, &a, a.target_pid, args.tid, cap_origin, sizeof cap_origin, gate_reason, sizeof gate_reason);
+        fill_request(m, &a, a.target_pid, args->tid, cap_origin, sizeof cap_origin, gate_reason, sizeof gate_reason);
         access_decide(&a, &v);
-        log_debug("SetThreadClass(%d, %s, %d) from pid %d uid %u: %s", (int) args.tid,
-                  qclass_to_string(args.class), args.relpri, (int) caller.pid, (unsigned) caller.uid, v.reason);
-        /* For the bus: the reason may name a rule file (dbus-manager.c says why). */
-        _cleanup_free_ char *reason = utf8_escape(v.reason);
-        if (!reason)
+        log_debug("SetThreadClass(%d, %s, %d) from pid %d uid %u: %s", (int) args->tid,
+                  qclass_to_string(args->class), args->relpri, (int) caller->pid, (unsigned) caller->uid, v.reason);
+        /* For the bus: the reason may name a rule file (utf8-escape.h says why). */
+        ret->reason = utf8_escape(v.reason);
+        if (!ret->reason)
                 return -ENOMEM;
         if (v.result == ACCESS_DENIED) {
                 b->denied++;
-                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Not allowed: %s.", reason);
+                return refuse(ret, SD_BUS_ERROR_ACCESS_DENIED, -EACCES, "Not allowed: %s.", ret->reason);
         }
 
-        format_origin(origin, sizeof origin, args.class, caller.pid, caller.uid, &v);
-        r = control_request(m, args.tid, args.start_time, a.target_pid, v.granted, args.relpri, origin,
+        format_origin(origin, sizeof origin, args->class, caller->pid, caller->uid, &v);
+        r = control_request(m, args->tid, args->start_time, a.target_pid, v.granted, args->relpri, origin,
                             v.reason_private, true);
         if (r == -ESRCH)
-                return sd_bus_error_setf(error, QOS_BUS_ERROR_NO_SUCH_TASK, "Thread %d exited.", (int) args.tid);
+                return refuse(ret, QOS_BUS_ERROR_NO_SUCH_TASK, r, "Thread %d exited.", (int) args->tid);
         if (r == -EBUSY)
-                return sd_bus_error_setf(error, QOS_BUS_ERROR_REALTIME, "Thread %d is real-time.", (int) args.tid);
+                return refuse(ret, QOS_BUS_ERROR_REALTIME, r, "Thread %d is real-time.", (int) args->tid);
         if (r < 0)
-                return sd_bus_error_set_errnof(error, r, "Cannot apply %s: %s", qclass_to_string(v.granted),
-                                               strerror(-r));
-        remember(m, args.tid, args.class, args.relpri, &caller);
+                return refuse(ret, NULL, r, "Cannot apply %s: %s", qclass_to_string(v.granted), strerror(-r));
+        remember(m, args->tid, args->class, args->relpri, caller);
 
         /* As rtkit does: the process judged must still be the one that
          * asked, or the verdict was about someone else. */
-        if (caller_recheck(&caller) < 0) {
-                TaskEntry *e = registry_get(&m->tasks, args.tid);
+        if (caller_recheck(caller) < 0) {
+                TaskEntry *e = registry_get(&m->tasks, args->tid);
                 if (e)
                         control_restore(m, e, "the requesting process went away");
                 b->denied++;
-                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
-                                        "The caller exited while its request was handled.");
+                return refuse(ret, SD_BUS_ERROR_ACCESS_DENIED, -EACCES,
+                              "The caller exited while its request was handled.");
         }
         if (v.result == ACCESS_HELD)
                 b->held++;
         else
                 b->granted++;
+        ret->granted = v.granted;
         overrides_recap(m, "a request was answered");
-        return sd_bus_reply_method_return(msg, "ss", qclass_to_string(v.granted), reason);
+        return 0;
 }
 
 static void reevaluate_requests(Manager *m, const char *why) {
@@ -269,79 +258,38 @@ void broker_reevaluate(Manager *m, const char *why) {
         overrides_recap(m, why);
 }
 
-#define BROKER_COUNTER(field)                                                                     \
-        static int get_##field(sd_bus *bus, const char *path, const char *iface, const char *prop, \
-                               sd_bus_message *reply, void *userdata, sd_bus_error *error) {      \
-                Manager *m = userdata;                                                            \
-                return sd_bus_message_append(reply, "t", m->broker->field);                       \
+uint64_t broker_count(const Manager *m, BrokerCount which) {
+        const Broker *b = m->broker;
+        if (!b)
+                return 0;
+        switch (which) {
+        case BROKER_GRANTED:
+                return b->granted;
+        case BROKER_HELD:
+                return b->held;
+        case BROKER_DENIED:
+                return b->denied;
+        case BROKER_RATE_LIMITED:
+                return b->rate_limited;
         }
-BROKER_COUNTER(granted)
-BROKER_COUNTER(held)
-BROKER_COUNTER(denied)
-BROKER_COUNTER(rate_limited)
-
-static const sd_bus_vtable broker_vtable[] = {
-        SD_BUS_VTABLE_START(0),
-        SD_BUS_METHOD_WITH_NAMES(QOS_BUS_METHOD_SET_THREAD_CLASS, QOS_BUS_SIGNATURE_SET_THREAD_CLASS,
-                                 SD_BUS_PARAM(tid) SD_BUS_PARAM(start_time) SD_BUS_PARAM(class)
-                                 SD_BUS_PARAM(relative_priority),
-                                 "ss", SD_BUS_PARAM(granted_class) SD_BUS_PARAM(reason),
-                                 method_set_thread_class, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_METHOD_WITH_NAMES("SetForeground", "ai", SD_BUS_PARAM(pids), "", ,
-                                 focus_method_set_foreground, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_METHOD_WITH_NAMES("SetFocus", "si", SD_BUS_PARAM(source) SD_BUS_PARAM(pid), "", ,
-                                 focus_method_set_focus, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_METHOD_WITH_NAMES("GetForeground", "", , "aib", SD_BUS_PARAM(pids) SD_BUS_PARAM(gate),
-                                 focus_method_get_foreground, SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_PROPERTY("RequestsGranted", "t", get_granted, 0, 0),
-        SD_BUS_PROPERTY("RequestsHeld", "t", get_held, 0, 0),
-        SD_BUS_PROPERTY("RequestsDenied", "t", get_denied, 0, 0),
-        SD_BUS_PROPERTY("RequestsRateLimited", "t", get_rate_limited, 0, 0),
-        SD_BUS_PROPERTY("Foreground", "s", focus_property, 0, 0),
-        SD_BUS_PROPERTY("ForegroundEvents", "t", focus_property, 0, 0),
-        SD_BUS_PROPERTY("ForegroundRefused", "t", focus_property, 0, 0),
-        SD_BUS_VTABLE_END,
-};
-
-int broker_start(Manager *m) {
-        Broker *b = m->broker;
-        int r;
-        if (!b) { /* else a new connection after the bus came back: counters and limits go on */
-                b = calloc(1, sizeof *b);
-                if (!b)
-                        return -ENOMEM;
-                m->broker = b;
-                rate_limit_init(&b->per_process, m->settings.request_rate, m->settings.request_burst);
-                rate_limit_init(&b->per_user, (double) m->settings.request_rate * USER_RATE_FACTOR,
-                                (double) m->settings.request_burst * USER_RATE_FACTOR);
-        }
-        /* Watch connections before any method call can arrive. */
-        r = caller_book_start(&b->callers, m->bus);
-        if (r < 0)
-                return r;
-        r = focus_bus_start(m, &b->gone_slot);
-        if (r < 0)
-                return r;
-        r = sd_bus_add_object_vtable(m->bus, &b->slot, QOS_BUS_PATH, QOS_BUS_INTERFACE, broker_vtable, m);
-        if (r < 0)
-                return log_error_errno(r, "cannot export the broker methods: %m");
         return 0;
 }
 
-void broker_bus_lost(Manager *m) {
+int broker_start(Manager *m) {
         Broker *b = m->broker;
+        if (b)
+                return 0; /* a new connection after the bus came back: counters and limits go on */
+        b = calloc(1, sizeof *b);
         if (!b)
-                return;
-        b->slot = sd_bus_slot_unref(b->slot);
-        b->gone_slot = sd_bus_slot_unref(b->gone_slot);
-        caller_book_free(&b->callers); /* the peers of the old bus */
+                return -ENOMEM;
+        m->broker = b;
+        rate_limit_init(&b->per_process, m->settings.request_rate, m->settings.request_burst);
+        rate_limit_init(&b->per_user, (double) m->settings.request_rate * USER_RATE_FACTOR,
+                        (double) m->settings.request_burst * USER_RATE_FACTOR);
+        return 0;
 }
 
 void broker_free(Manager *m) {
-        Broker *b = m->broker;
-        if (!b)
-                return;
-        broker_bus_lost(m);
-        free(b);
+        free(m->broker);
         m->broker = NULL;
 }

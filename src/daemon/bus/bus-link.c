@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "core/backoff.h"
-#include "broker/broker.h"
 #include "bus/bus-link.h"
 #include "core/bus-protocol.h"
 #include "core/clock.h"
@@ -98,14 +97,14 @@ static int on_bus_message(sd_bus_message *msg, void *userdata, sd_bus_error *ret
         return 1;
 }
 
-/* Forget the connection and what hangs on it: the broker's view of the
- * peers, a foreground claim that lived as long as its sender did. */
+/* Forget the connection and what hangs on it: who its peers were, a
+ * foreground claim that lived as long as its sender did. */
 static void drop_bus(Manager *m) {
         BusLink *l = m->bus_link;
         if (!m->bus)
                 return;
         l->name_slot = sd_bus_slot_unref(l->name_slot);
-        broker_bus_lost(m);
+        caller_book_free(&m->callers); /* the peers of the old bus */
         focus_bus_lost(m);
         (void) sd_bus_detach_event(m->bus);
         m->bus = sd_bus_close_unref(m->bus);

@@ -8,7 +8,7 @@
 
 #include "core/bus-protocol.h"
 
-/* Export the object and the broker's methods on m->bus, a new connection
+/* Export the object, all of org.qosd.QoS1.Manager, on m->bus, a new connection
  * (bus-link.c connects and takes the name). */
 int dbus_manager_register(Manager *m);
 /* At exit: flush and close the connection. */

@@ -208,3 +208,25 @@ int caller_in_group(sd_bus_message *msg, gid_t gid) {
         sd_bus_creds_unref(creds);
         return in;
 }
+
+int caller_identify_or_refuse(CallerBook *b, sd_bus_message *msg, Caller *ret, sd_bus_error *error) {
+        int r = caller_identify(b, msg, ret);
+        if (r == -ESRCH)
+                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
+                                        "Cannot identify the caller: it exited, or its PID was reused.");
+        if (r < 0)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Cannot identify the caller: %s",
+                                         strerror(-r));
+        return 0;
+}
+
+int caller_require_privileged(CallerBook *b, sd_bus_message *msg, sd_bus_error *error) {
+        Caller caller;
+        int r = caller_identify_or_refuse(b, msg, &caller, error);
+        if (r < 0)
+                return r;
+        if (!caller.privileged)
+                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
+                                        "Only root with CAP_SYS_NICE may do this.");
+        return 0;
+}

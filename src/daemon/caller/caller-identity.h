@@ -31,6 +31,16 @@ typedef struct CallerBook {
         sd_bus_slot *slot;
 } CallerBook;
 
+/* caller_identify() for a method handler: the caller, or -errno with an
+ * AccessDenied error that says why it could not be told. */
+int caller_identify_or_refuse(CallerBook *b, sd_bus_message *msg, Caller *ret, sd_bus_error *error);
+
+/* Defence in depth beside the bus policy: changing methods are for a
+ * caller that could change any thread itself (uid 0 and CAP_SYS_NICE),
+ * never for a root service stripped of CAP_SYS_NICE. 0 or -errno with
+ * AccessDenied. */
+int caller_require_privileged(CallerBook *b, sd_bus_message *msg, sd_bus_error *error);
+
 /* Watch connections come and go; call before taking method calls. */
 int caller_book_start(CallerBook *b, sd_bus *bus);
 void caller_book_free(CallerBook *b);

@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "broker/broker.h"
 #include "focus/focus.h"
 #include "core/class-relpri.h"
 #include "core/class-table.h"

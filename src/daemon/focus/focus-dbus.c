@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "caller/bus-args.h"
-#include "broker/broker.h"
 #include "core/bus-protocol.h"
 #include "caller/caller-identity.h"
 #include "core/clock.h"
@@ -30,7 +29,7 @@ int focus_method_set_foreground(sd_bus_message *msg, void *userdata, sd_bus_erro
         size_t n;
         int r;
 
-        r = broker_identify(m, msg, &caller, error);
+        r = caller_identify_or_refuse(&m->callers, msg, &caller, error);
         if (r < 0)
                 return r;
         if (!is_trusted(m, msg, &caller)) {
@@ -71,7 +70,7 @@ int focus_method_set_focus(sd_bus_message *msg, void *userdata, sd_bus_error *er
                                          "A source name is 1 to %d of [a-z0-9-].", FOCUS_SOURCE_MAX - 1);
         if (pid < 0)
                 return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "A PID is positive, or 0 for none.");
-        r = broker_identify(m, msg, &caller, error);
+        r = caller_identify_or_refuse(&m->callers, msg, &caller, error);
         if (r < 0)
                 return r;
         bool trusted = is_trusted(m, msg, &caller);
@@ -145,10 +144,11 @@ static int on_name_owner_changed(sd_bus_message *msg, void *userdata, sd_bus_err
         return 0;
 }
 
-int focus_bus_start(Manager *m, sd_bus_slot **ret_slot) {
+int focus_bus_start(Manager *m) {
         /* Asynchronous: sent ahead of RequestName, so in force before any
-         * call can reach the name, and the loop never waits for the bus. */
-        int r = sd_bus_match_signal_async(m->bus, ret_slot, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+         * call can reach the name, and the loop never waits for the bus.
+         * Floating: it goes with the connection. */
+        int r = sd_bus_match_signal_async(m->bus, NULL, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                           "org.freedesktop.DBus", "NameOwnerChanged", on_name_owner_changed, NULL, m);
         if (r < 0)
                 return log_error_errno(r, "cannot watch bus connections: %m");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The foreground's methods and properties on the bus (in the broker's
- * vtable): SetForeground for trusted callers, SetFocus for session
+/* The foreground's methods and properties on the bus (in the one vtable,
+ * bus/manager-dbus.c): SetForeground for trusted callers, SetFocus for session
  * sources, GetForeground for anyone. Who may say what is focus.h's. */
 #pragma once
 
@@ -15,4 +15,4 @@ int focus_property(sd_bus *bus, const char *path, const char *iface, const char 
                    void *userdata, sd_bus_error *error);
 
 /* Watch connections go, so that a session source's claim dies with it. */
-int focus_bus_start(Manager *m, sd_bus_slot **ret_slot);
+int focus_bus_start(Manager *m);

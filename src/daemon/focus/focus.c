@@ -5,7 +5,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "broker/broker.h"
 #include "core/clock.h"
 #include "focus/focus-mutter.h"
 #include "focus/focus.h"
@@ -14,7 +13,6 @@
 #include "core/macro.h"
 #include "core/proc.h"
 #include "core/rate-limit.h"
-#include "engine/scan.h"
 #include "focus/seats.h"
 
 struct Focus {
@@ -104,8 +102,8 @@ const char *focus_describe(const Manager *m, char *buf, size_t size) {
 
 /* Rules and held requests after the gate moved for everyone. */
 static void reevaluate_all(Manager *m, const char *why) {
-        scan_all(m, why);
-        broker_reevaluate(m, why);
+        if (m->gate_moved)
+                m->gate_moved(m, NULL, 0, why);
 }
 
 static void drop_claim(Manager *m, const char *why) {
@@ -149,19 +147,23 @@ int focus_set(Manager *m, const char *source, uid_t owner, const char *sender, c
         r = foreground_list(&f->set, &after, &n_after);
         if (r < 0)
                 return r;
-        /* Only the processes that left or entered change (all of them when
-         * the set replaces the default policy). */
-        if (!was_known && m->settings.foreground_gate == GATE_AUTO)
-                scan_all(m, "a foreground source spoke");
-        else {
-                for (size_t i = 0; i < n_before; i++)
-                        scan_process(m, before[i], SCAN_REEVALUATE);
-                for (size_t i = 0; i < n_after; i++)
-                        scan_process(m, after[i], SCAN_REEVALUATE);
-        }
         log_debug("foreground from %s (uid %d): %zu process(es)", source, owner == (uid_t) -1 ? -1 : (int) owner,
                   n_after);
-        broker_reevaluate(m, "the foreground changed");
+        if (!m->gate_moved)
+                return taken;
+        /* Only the processes that left or entered change (all of them when
+         * the set replaces the default policy). */
+        if (!was_known && m->settings.foreground_gate == GATE_AUTO) {
+                m->gate_moved(m, NULL, 0, "a foreground source spoke");
+                return taken;
+        }
+        pid_t *moved = reallocarray(before, n_before + n_after + 1, sizeof *moved);
+        if (!moved)
+                return -ENOMEM;
+        before = moved;
+        if (n_after > 0)
+                memcpy(moved + n_before, after, n_after * sizeof *moved);
+        m->gate_moved(m, moved, n_before + n_after, "the foreground changed");
         return taken;
 }
 

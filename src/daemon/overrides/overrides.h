@@ -16,9 +16,6 @@
 
 typedef struct Overrides Overrides;
 
-int method_begin_override(sd_bus_message *msg, void *userdata, sd_bus_error *error);
-int method_begin_lock_override(sd_bus_message *msg, void *userdata, sd_bus_error *error);
-int method_end_override(sd_bus_message *msg, void *userdata, sd_bus_error *error);
 
 /* A thread exited (the proc connector's EXIT): its overrides end, if the
  * owner qosd pinned under that TID is the one gone. */

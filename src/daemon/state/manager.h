@@ -8,7 +8,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 
-#include "engine/event-source.h"
+#include "caller/caller-identity.h"
 #include "state/process-table.h"
 #include "state/query-limits.h"
 #include "state/reload-status.h"
@@ -35,6 +35,7 @@ typedef struct Counters {
         uint64_t user_reloads;  /* one user's rules reloaded after a change in their directory */
 } Counters;
 
+typedef struct EventSource EventSource;
 typedef struct SchedProfile SchedProfile;
 typedef struct Reloader Reloader;
 typedef struct Overrides Overrides;
@@ -44,7 +45,15 @@ typedef struct Focus Focus;
 typedef struct BusLink BusLink;
 typedef struct BpfScheduler BpfScheduler;
 
-typedef struct Manager {
+typedef struct Manager Manager;
+
+/* The foreground gate moved for the processes in pids (all of them if
+ * pids is NULL): their rules and held requests are judged again. focus/
+ * only answers who is in front; main.c wires this to the engine's scans
+ * and the broker, which sit above it. */
+typedef void (*GateMovedHook)(Manager *m, const pid_t *pids, size_t n, const char *why);
+
+struct Manager {
         sd_event *event;
         sd_bus *bus;            /* NULL while there is no bus (bus-link.h) */
         BusLink *bus_link;
@@ -52,6 +61,8 @@ typedef struct Manager {
         Reloader *reloader;
         Broker *broker;         /* SetThreadClass (broker.c) */
         Focus *focus;           /* the foreground gate and its sources (focus.h) */
+        GateMovedHook gate_moved;
+        CallerBook callers;     /* the bus peers, for who calls (caller-identity.h) */
         sd_event_source *rescan_timer;  /* pending rescan after an event loss */
         uint64_t rescan_cost_usec;      /* the CPU time the last such rescan took */
         sd_event_source *renames_timer; /* renamed threads' work due (renames.h) */
@@ -86,7 +97,7 @@ typedef struct Manager {
         Counters counters;
         QueryLimits queries;    /* ListTasks and Explain, per user */
         ReloadStatus last_reload;
-} Manager;
+};
 
 /* root-prefixed path; caller frees. */
 char *manager_path(const Manager *m, const char *path);

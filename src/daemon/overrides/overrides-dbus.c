@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "caller/bus-args.h"
-#include "broker/broker.h"
 #include "core/bus-protocol.h"
 #include "caller/caller-identity.h"
 #include "core/class-table.h"
@@ -12,7 +11,9 @@
 #include "core/log.h"
 #include "core/macro.h"
 #include "overrides/override-book.h"
+#include "overrides/overrides-dbus.h"
 #include "overrides/overrides.h"
+#include "state/query-admit.h"
 #include "core/proc.h"
 #include "core/task-ref.h"
 
@@ -91,7 +92,7 @@ static int begin_override(sd_bus_message *msg, Manager *m, bool with_lock, sd_bu
                 return -ENOMEM;
         /* Who asks, as SetThreadClass knows it: the bus's PID only if that
          * process is the one that opened the connection, and its uid. */
-        r = broker_identify(m, msg, &caller, error);
+        r = caller_identify_or_refuse(&m->callers, msg, &caller, error);
         if (r < 0)
                 return r;
         r = override_client_get(m, msg, caller.uid, &client);
@@ -154,15 +155,15 @@ static int begin_override(sd_bus_message *msg, Manager *m, bool with_lock, sd_bu
         return r < 0 ? r : sd_bus_send(NULL, reply, NULL);
 }
 
-int method_begin_override(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+int overrides_method_begin_override(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         return begin_override(msg, userdata, false, error);
 }
 
-int method_begin_lock_override(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+int overrides_method_begin_lock_override(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         return begin_override(msg, userdata, true, error);
 }
 
-int method_end_override(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+int overrides_method_end_override(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         Manager *m = userdata;
         Caller caller;
         uint64_t id;
@@ -172,7 +173,7 @@ int method_end_override(sd_bus_message *msg, void *userdata, sd_bus_error *error
                 return r;
         /* A connection whose process is gone has nothing left to end: its
          * threads went with it, and its PID may be someone else's. */
-        r = broker_identify(m, msg, &caller, error);
+        r = caller_identify_or_refuse(&m->callers, msg, &caller, error);
         if (r < 0)
                 return r;
         /* Only the connection that began an override may end it. */
@@ -185,4 +186,33 @@ int method_end_override(sd_bus_message *msg, void *userdata, sd_bus_error *error
                                          "Thread %d has exited; override %" PRIu64 " ended with it.", (int) tid,
                                          id);
         return sd_bus_reply_method_return(msg, "");
+}
+
+/* Every loan qosd holds in the caller's own processes (root: all of
+ * them): lock addresses are the process's memory layout, not for others. */
+int overrides_method_list_loans(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+        _cleanup_free_ LoanInfo *loans = NULL;
+        size_t n = 0;
+        Caller caller;
+        int r = query_admit(m, msg, QUERY_LIST_TASKS, &caller, error);
+        if (r < 0)
+                return r;
+        r = override_loans(m, 0, 0, &loans, &n);
+        if (r >= 0)
+                r = sd_bus_message_new_method_return(msg, &reply);
+        if (r >= 0)
+                r = sd_bus_message_open_container(reply, 'a', QOS_BUS_SIGNATURE_LOAN_ROW);
+        for (size_t i = 0; r >= 0 && i < n; i++) {
+                const LoanInfo *l = &loans[i];
+                if (caller.uid != 0 && proc_owned_by(l->pid, caller.uid) <= 0)
+                        continue;
+                r = sd_bus_message_append(reply, QOS_BUS_SIGNATURE_LOAN_ROW, (int32_t) l->pid, (int32_t) l->owner,
+                                          (int32_t) l->lender, (int32_t) l->via, l->lock, qclass_to_string(l->c),
+                                          qclass_to_string(l->base_class), qclass_to_string(l->lender_class));
+        }
+        if (r >= 0)
+                r = sd_bus_message_close_container(reply);
+        return r < 0 ? r : sd_bus_send(NULL, reply, NULL);
 }
