@@ -19,7 +19,7 @@
 #include "core/kernel-caps.h"
 #include "core/log.h"
 #include "core/macro.h"
-#include "decide/policy.h"
+#include "decide/decide.h"
 #include "core/proc.h"
 #include "core/rate-limit.h"
 #include "control/task-control.h"
@@ -56,7 +56,10 @@ static void app_cap(Manager *m, pid_t tgid, pid_t tid, QClass *ret, char *origin
                         return;
                 p = own;
         }
-        if (proc_comm(tgid, tid, comm) < 0 || policy_decide(m->rules, p, comm, &d) < 0)
+        if (proc_comm(tgid, tid, comm) < 0)
+                return;
+        ThreadFacts f = { .rules = m->rules, .process = p, .thread_name = comm, .caps = kernel_caps() };
+        if (decide_rule(&f, &d) < 0)
                 return;
         *ret = d.match.max_class;
         *user = d.match.limit_user;
@@ -117,7 +120,7 @@ bool broker_admit(Manager *m, const Caller *caller) {
 int broker_set_thread_class(Manager *m, const Caller *caller, const SetThreadClassArgs *args,
                             BrokerAnswer *ret) {
         Broker *b = m->broker;
-        TaskRef ref = TASK_REF_NULL;
+        _cleanup_(task_ref_close) TaskRef ref = TASK_REF_NULL;
         TaskAttr cur;
         AccessRequest a = {};
         AccessVerdict v;
@@ -137,7 +140,6 @@ int broker_set_thread_class(Manager *m, const Caller *caller, const SetThreadCla
         /* A thread raised by a loan is judged by its own class. */
         if (r >= 0)
                 (void) override_base_view(m, &ref, &cur);
-        task_ref_close(&ref);
         if (r < 0)
                 return refuse(ret, QOS_BUS_ERROR_NO_SUCH_TASK, -ESRCH, "No thread %d with start time %" PRIu64 ".",
                               (int) args->tid, args->start_time);
@@ -165,8 +167,8 @@ int broker_set_thread_class(Manager *m, const Caller *caller, const SetThreadCla
         }
 
         format_origin(origin, sizeof origin, args->class, caller->pid, caller->uid, &v);
-        r = control_request(m, args->tid, args->start_time, a.target_pid, v.granted, args->relpri, origin,
-                            v.reason_private, true);
+        r = control_request_pinned(m, &ref, &cur, a.target_pid, v.granted, args->relpri, origin,
+                                   v.reason_private, true);
         if (r == -ESRCH)
                 return refuse(ret, QOS_BUS_ERROR_NO_SUCH_TASK, r, "Thread %d exited.", (int) args->tid);
         if (r == -EBUSY)

@@ -9,9 +9,11 @@
 #include <sys/types.h>
 
 #include "state/manager.h"
+#include "core/task-ref.h"
 #include "decide/policy.h"
 
-/* policy_decide() with the foreground gate of the moment applied. */
+/* The rules' decision with the foreground gate of the moment
+ * (decide_rule()). */
 int control_decide(Manager *m, const ProcessRecord *p, const char *thread_name, Decision *ret);
 
 /* Evaluate thread tid of process p and act on the verdict. creator is the
@@ -42,6 +44,12 @@ int control_inherit(Manager *m, pid_t tid, pid_t tgid, pid_t creator);
  * -EBUSY: real-time, other negative errno: the kernel refused. */
 int control_request(Manager *m, pid_t tid, uint64_t start_time, pid_t tgid, QClass c, int relpri,
                     const char *origin, bool origin_private, bool renew);
+
+/* control_request() on a task the caller pinned and read already (base:
+ * its settings without loans, override_base_view()): the broker opens the
+ * thread once for both its verdict and the apply. */
+int control_request_pinned(Manager *m, const TaskRef *ref, const TaskAttr *base, pid_t tgid, QClass c,
+                           int relpri, const char *origin, bool origin_private, bool renew);
 
 /* Put e's task back to its original (unless someone else changed it since)
  * and drop the entry. */

@@ -6,7 +6,8 @@
 #include "core/log.h"
 #include "core/macro.h"
 #include "overrides/overrides.h"
-#include "decide/policy.h"
+#include "core/kernel-caps.h"
+#include "decide/decide.h"
 #include "core/proc.h"
 #include "engine/scan.h"
 #include "control/task-control.h"
@@ -61,7 +62,8 @@ int scan_process(Manager *m, pid_t pid, ScanReason why) {
         if (r < 0)
                 return r;
 
-        r = policy_decide(m->rules, rec, NULL, &d);
+        ThreadFacts f = { .rules = m->rules, .process = rec, .caps = kernel_caps() };
+        r = decide_rule(&f, &d);
         if (r < 0)
                 return r;
         rec->matched = r > 0 || d.match.app;

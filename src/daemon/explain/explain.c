@@ -15,7 +15,7 @@
 #include "core/kernel-caps.h"
 #include "core/macro.h"
 #include "overrides/override-book.h"
-#include "decide/policy.h"
+#include "decide/decide.h"
 #include "core/proc.h"
 #include "control/task-control.h"
 
@@ -203,7 +203,8 @@ int explain_thread(Manager *m, pid_t tid, uid_t viewer, Explanation *ret) {
                 goto fail;
 
         if (m->rules) {
-                if (policy_decide(m->rules, rec, NULL, &dp) >= 0)
+                ThreadFacts process_only = { .rules = m->rules, .process = rec, .caps = kernel_caps() };
+                if (decide_rule(&process_only, &dp) >= 0)
                         r = add(&x, "process rule", "%s",
                                 shown_rule(own, dp.match.user_rule, verdict(&dp, buf, sizeof buf)));
                 if (r >= 0 && control_decide(m, rec, comm, &dt) >= 0) {
@@ -263,7 +264,7 @@ int explain_thread(Manager *m, pid_t tid, uid_t viewer, Explanation *ret) {
         if (r >= 0 && proc_tgid(tid, &tgid) >= 0 && units_describe(m, tgid, buf, sizeof buf) >= 0)
                 r = add(&x, "unit", "%s", shown(own, buf));
         if (r >= 0 && task_attr_is_realtime(&cur))
-                r = add(&x, "note", "real-time or deadline thread: qosd never touches it");
+                r = add(&x, "note", "%s", action_to_string(ACTION_SKIP_REALTIME));
         if (r < 0)
                 goto fail;
         *ret = x;

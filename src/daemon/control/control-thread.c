@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "control/control-internal.h"
+#include "core/class-table.h"
+#include "core/kernel-caps.h"
+#include "core/log.h"
+#include "core/macro.h"
+#include "core/proc.h"
+#include "decide/decide.h"
+#include "focus/focus.h"
+#include "overrides/override-book.h"
+
+/* The kernel resets a user class's per-thread knobs in a new task
+ * (reset-on-fork) but has nothing like it for cgroups: the task starts in
+ * its creator's group with utility's knobs. Such a group is the creator's,
+ * not the task's own: a task whose knobs match its group's class was not
+ * reset. */
+static bool group_only_inherited(const TaskAttr *cur) {
+        const ClassKnobs *k = class_knobs(cur->group);
+        return k && k->reset_on_fork && class_from_attr(cur, kernel_caps()) != cur->group;
+}
+
+/* When nothing else gives such a task a class, it goes where its creator
+ * came from (the root if unknown), as its knobs did. */
+static void reset_inherited_group(const TaskRef *ref, const TaskAttr *cur, const TaskEntry *creator) {
+        TaskAttr want = *cur;
+        ApplyResult res;
+
+        if (!group_only_inherited(cur))
+                return;
+        want.group = creator && creator->state != TASK_FOREIGN ? creator->orig.group : QCLASS_UNSPECIFIED;
+        if (want.group == cur->group)
+                return;
+        if (task_ref_apply(ref, &want, KNOB_BIT(KNOB_GROUP), &res) >= 0 && res.failed)
+                log_debug("thread %d: cannot leave its creator's group: %s", (int) ref->tid,
+                          strerror(-apply_result_error(&res)));
+}
+
+/* The entry of the task that created a new one, if it is still that
+ * task's. After lost events an entry may outlive its task, the TID since
+ * reused: its class and original belong to a task that is gone, and are
+ * dropped. A creator that cannot be read (it exited) is not trusted either. */
+static TaskEntry *creator_entry(Manager *m, pid_t creator) {
+        TaskEntry *c = creator > 0 ? registry_get(&m->tasks, creator) : NULL;
+        uint64_t start;
+        int r;
+
+        if (!c)
+                return NULL;
+        r = proc_start_time(creator, &start);
+        if (r < 0)
+                return NULL;
+        if (start != c->start_time) {
+                control_forget(m, creator);
+                return NULL;
+        }
+        return c;
+}
+
+/* The original of a new task: what its creator had before qosd, because
+ * the values it inherited are qosd's. Else what the task has now, without
+ * a group it only inherited. */
+static TaskAttr original_of(Manager *m, pid_t creator, const TaskAttr *cur) {
+        TaskEntry *c = creator_entry(m, creator);
+        if (c && c->state != TASK_FOREIGN)
+                return c->orig;
+        TaskAttr o = *cur;
+        if (group_only_inherited(cur))
+                o.group = QCLASS_UNSPECIFIED;
+        return o;
+}
+
+/* After a crash: the previous run's record of this very task, registered
+ * (and marked as someone else's if it changed since), or NULL. */
+static TaskEntry *take_recovered(Manager *m, const TaskRef *ref, pid_t tgid, const TaskAttr *cur) {
+        StateRecord *rec = pid_map_get(&m->recovered, ref->tid);
+        TaskEntry *e;
+
+        if (!rec || rec->start_time != ref->start_time || registry_add(&m->tasks, ref->tid, tgid, ref->start_time, &e) < 0)
+                return NULL;
+        e->orig = rec->orig;
+        e->set = rec->set;
+        e->class = rec->class;
+        e->recovered = true;
+        e->state = TASK_APPLIED;
+        free(pid_map_remove(&m->recovered, ref->tid));
+        m->counters.recovered++;
+        if (decide_changed_by_someone_else(e, cur, kernel_caps()))
+                control_mark_foreign(m, e, cur);
+        return e;
+}
+
+int control_decide(Manager *m, const ProcessRecord *p, const char *thread_name, Decision *ret) {
+        ThreadFacts f = {
+                .rules = m->rules,
+                .process = p,
+                .thread_name = thread_name,
+                .outside_foreground = focus_holds_interactive(m, p->pid),
+                .caps = kernel_caps(),
+        };
+        return decide_rule(&f, ret);
+}
+
+/* ACTION_UNCHANGED: nothing to write, nothing to log again. */
+static int keep(Manager *m, TaskEntry *e, const Verdict *v, const char *comm, const char *origin) {
+        e->state = TASK_APPLIED;
+        e->wanted = v->rule.wanted;
+        memcpy(e->comm, comm, sizeof e->comm);
+        m->counters.unchanged++;
+        return registry_set_origin(e, v->rule.match.app, origin, v->rule.match.user_rule);
+}
+
+/* ACTION_APPLY: the original on disk first (write-ahead), then the class. */
+static int apply(Manager *m, const ProcessRecord *p, const TaskRef *ref, TaskEntry *e, const TaskAttr *cur,
+                 const Verdict *v, const char *comm, const char *origin, pid_t creator) {
+        pid_t tid = ref->tid;
+        ApplyResult res;
+        int r;
+
+        if (!e) {
+                r = registry_add(&m->tasks, tid, p->pid, ref->start_time, &e);
+                if (r < 0)
+                        return r;
+                e->orig = original_of(m, creator, cur);
+        }
+        e->class = v->rule.class;
+        e->wanted = v->rule.wanted;
+        e->state = TASK_APPLIED;
+        e->set = v->want;
+        memcpy(e->comm, comm, sizeof e->comm);
+        r = registry_set_origin(e, v->rule.match.app, origin, v->rule.match.user_rule);
+        if (r < 0)
+                return r;
+        state_file_append(&m->state, e);
+
+        r = control_apply_or_rebase(m, ref, &v->want, KNOBS_ALL, &res);
+        if (r == -ESRCH || r == -EBUSY) {
+                if (r == -EBUSY)
+                        m->counters.realtime_skipped++;
+                else
+                        m->counters.vanished++;
+                control_forget(m, tid);
+                return 0;
+        }
+        if (r < 0) {
+                control_forget(m, tid);
+                return log_warning_errno(r, "thread %d: cannot apply %s: %m", (int) tid,
+                                         qclass_to_string(v->rule.class));
+        }
+        control_note_result(m, e, &v->want, &res);
+        log_debug("thread %d (%s, process %d): %s from %s", (int) tid, comm, (int) p->pid,
+                  qclass_to_string(v->rule.class), origin);
+        return 0;
+}
+
+int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator) {
+        _cleanup_task_ref_ TaskRef ref = TASK_REF_NULL;
+        char comm[PROC_COMM_MAX], origin[512];
+        TaskAttr cur;
+        Verdict v;
+        int r;
+
+        r = task_ref_open(tid, 0, &ref);
+        if (r >= 0)
+                r = proc_comm(p->pid, tid, comm);
+        if (r >= 0)
+                r = task_ref_read_attr(&ref, &cur);
+        if (r < 0)
+                return control_vanished(m, tid);
+        (void) override_base_view(m, &ref, &cur);
+        TaskEntry *e = control_entry_for(m, &ref);
+        if (!e)
+                e = take_recovered(m, &ref, p->pid, &cur); /* the previous run (killed) changed it? */
+
+        ThreadFacts f = {
+                .rules = m->rules,
+                .process = p,
+                .thread_name = comm,
+                .outside_foreground = focus_holds_interactive(m, p->pid),
+                .now = &cur,
+                .entry = e,
+                .on_foreign = m->settings.on_foreign,
+                .caps = kernel_caps(),
+        };
+        r = decide(&f, &v);
+        if (r < 0)
+                return log_error_errno(r, "matching thread %d failed: %m", (int) tid);
+        decision_origin(&v.rule, origin, sizeof origin);
+
+        switch (v.action) {
+        case ACTION_NONE:
+                if (!e)
+                        reset_inherited_group(&ref, &cur, creator_entry(m, creator));
+                return 0;
+        case ACTION_RESTORE:
+                return control_restore(m, e, "no rule matches any more");
+        case ACTION_SKIP_REALTIME:
+                m->counters.realtime_skipped++;
+                if (e)
+                        control_mark_foreign(m, e, &cur);
+                return 0;
+        case ACTION_FOREIGN:
+                (void) control_foreign_unless_exiting(m, e, &ref, &cur);
+                return 0;
+        case ACTION_UNCHANGED:
+                return keep(m, e, &v, comm, origin);
+        case ACTION_APPLY:
+                return apply(m, p, &ref, e, &cur, &v, comm, origin, creator);
+        case ACTION_KEEP_REQUEST:
+        case ACTION_LEAVE_FOREIGN:
+        case _ACTION_MAX:
+                break;
+        }
+        return 0;
+}
+
+int control_fork(Manager *m, const ProcessRecord *p, pid_t tid, uint64_t start_time, pid_t creator) {
+        TaskEntry *c = creator_entry(m, creator), *e;
+        Decision d;
+        int r;
+
+        if (!c || c->state != TASK_APPLIED || c->set.reset_on_fork)
+                return 0;
+        r = control_decide(m, p, c->comm, &d);
+        if (r < 0 || d.class != c->class)
+                return 0;
+        r = registry_add(&m->tasks, tid, p->pid, start_time, &e);
+        if (r < 0)
+                return r;
+        e->class = c->class;
+        e->wanted = c->wanted;
+        e->state = TASK_APPLIED;
+        e->orig = c->orig;
+        e->set = c->set;
+        e->applied = c->applied;
+        e->failed = c->failed;
+        e->unsupported = c->unsupported;
+        memcpy(e->error, c->error, sizeof e->error);
+        memcpy(e->comm, c->comm, sizeof e->comm);
+        m->counters.unchanged++;
+        state_file_append(&m->state, e);
+        return registry_set_origin(e, c->app, c->origin, c->origin_private) < 0 ? -ENOMEM : 1;
+}
+int control_inherit(Manager *m, pid_t tid, pid_t tgid, pid_t creator) {
+        _cleanup_task_ref_ TaskRef ref = TASK_REF_NULL;
+        TaskEntry *c = creator_entry(m, creator), *e;
+        TaskAttr cur;
+        int r;
+
+        if (!c || c->state == TASK_FOREIGN)
+                return 0;
+        r = task_ref_open(tid, 0, &ref);
+        if (r >= 0)
+                r = task_ref_read_attr(&ref, &cur);
+        if (r < 0) {
+                m->counters.vanished++;
+                return 0;
+        }
+        /* A creator with reset-on-fork (the user classes) hands down the
+         * kernel defaults, not its class: nothing of qosd's to track, once
+         * the task is out of its creator's group. */
+        if (task_attr_diff(&cur, &c->set, class_identity_knobs(kernel_caps())) != 0) {
+                reset_inherited_group(&ref, &cur, c);
+                return 0;
+        }
+        _cleanup_free_ char *origin = NULL;
+        if (asprintf(&origin, "inherited from %d (%s)", (int) creator, c->origin ?: "") < 0)
+                return -ENOMEM;
+        r = registry_add(&m->tasks, tid, tgid, ref.start_time, &e);
+        if (r < 0)
+                return r;
+        e->class = c->class;
+        e->wanted = c->wanted;
+        e->orig = c->orig;
+        e->set = cur;
+        e->applied = c->applied;
+        e->unsupported = c->unsupported;
+        e->state = TASK_INHERITED;
+        m->counters.inherited++;
+        state_file_append(&m->state, e);
+        return registry_set_origin(e, c->app, origin, c->origin_private) < 0 ? -ENOMEM : 1;
+}

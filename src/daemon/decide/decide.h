@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The verdict on one thread, in one pure function: from what is known of
+ * it (its process, its name, its settings now, qosd's record of it), the
+ * rules, the foreground gate and the kernel's knobs, what qosd should do
+ * and why. Nothing here reads /proc or changes a task: control/ acts on
+ * the verdict, explain/ shows it, the broker reads the caps from it, and
+ * the unit tests try every case without root (tests/unit/test-decide.c). */
+#pragma once
+
+#include <stdbool.h>
+
+#include "config/qosd-conf.h"
+#include "core/kernel-caps.h"
+#include "core/task-attr.h"
+#include "decide/policy.h"
+#include "state/task-registry.h"
+
+typedef struct ThreadFacts {
+        const RuleSet *rules;           /* NULL: none loaded */
+        const ProcessRecord *process;
+        const char *thread_name;        /* NULL: the process's own rule */
+        bool outside_foreground;        /* the gate holds user-interactive (focus.h) */
+        const TaskAttr *now;            /* its settings without loans (override_base_view), or NULL */
+        const TaskEntry *entry;         /* qosd's record of this very task, or NULL */
+        ForeignPolicy on_foreign;
+        const KernelCaps *caps;
+} ThreadFacts;
+
+typedef enum Action {
+        ACTION_NONE,            /* no rule, and nothing of qosd's to undo */
+        ACTION_KEEP_REQUEST,    /* the program asked qosd (the broker): its request beats the rules */
+        ACTION_RESTORE,         /* qosd changed it and no rule covers it now: back to its original */
+        ACTION_SKIP_REALTIME,   /* real-time or deadline: never touched */
+        ACTION_FOREIGN,         /* someone else changed it after qosd: leave it alone from now on */
+        ACTION_LEAVE_FOREIGN,   /* someone else's since earlier (ForeignChange=leave) */
+        ACTION_UNCHANGED,       /* already has its class: no system call */
+        ACTION_APPLY,           /* give it the class (want) */
+        _ACTION_MAX,
+} Action;
+
+typedef struct Verdict {
+        Decision rule;          /* the rules' class, with MaxClass and the gate applied */
+        Action action;
+        bool reclaim;           /* ACTION_APPLY on a thread someone else changed (ForeignChange=reapply) */
+        TaskAttr want;          /* ACTION_APPLY and ACTION_UNCHANGED: the class's settings */
+} Verdict;
+
+/* The rules' decision alone (no thread state needed): what explain shows
+ * as the verdict and the broker reads the caps from. */
+int decide_rule(const ThreadFacts *f, Decision *ret);
+
+/* The whole verdict; f->now is required. Negative errno only if matching
+ * failed (no memory). */
+int decide(const ThreadFacts *f, Verdict *ret);
+
+/* Why, in the words qosctl explain uses. */
+const char *action_to_string(Action a);
+
+/* The knobs a read-back compares: all the kernel has. */
+unsigned decide_compare_mask(const KernelCaps *caps);
+
+/* Someone else changed the task after qosd did (renice, chrt, rtkit,
+ * gamemode, the program itself). */
+bool decide_changed_by_someone_else(const TaskEntry *e, const TaskAttr *now, const KernelCaps *caps);
+
+/* The task is in class c by the knobs that define a class, or on its way
+ * there, and in the group qosd set: whoever put it there, it is what the
+ * rules say (the preload applies the same rules inside the program). */
+bool decide_has_class(const TaskEntry *e, const TaskAttr *now, QClass c, const KernelCaps *caps);
