@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* qosctl check: load rule files the way qosd does and say what is wrong
  * with them, file:line by file:line; --effective shows the merged result. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,35 @@ static void diag_list_clearp(DiagList *l) {
         diag_list_clear(l);
 }
 
+/* The operands into directories and files; those that cannot be read
+ * are said and counted (the return value), or -ENOMEM. */
+static int sort_operands(char **v, int n, Args *dirs, Args *files) {
+        int errors = 0;
+        for (int i = 0; i < n; i++) {
+                struct stat st;
+                if (stat(v[i], &st) < 0) {
+                        fprintf(stderr, "%s: error: cannot access: %m\n", v[i]);
+                        errors++;
+                        continue;
+                }
+                if (args_push(S_ISDIR(st.st_mode) ? dirs : files, v[i]) < 0)
+                        return -ENOMEM;
+        }
+        return errors;
+}
+
+/* The messages, sorted, and the summary line; the exit status. */
+static int report(const RuleSet *rs, DiagList *diag, int errors) {
+        (void) diag_list_sort(diag); /* unsorted is still readable */
+        cli_print_diags(diag);
+
+        errors += (int) diag_list_count(diag, LOG_ERR);
+        size_t warnings = diag_list_count(diag, LOG_WARNING);
+        fprintf(stderr, "%zu files, %zu rules: %d error%s, %zu warning%s\n", ruleset_n_files(rs), ruleset_size(rs),
+                errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+        return errors > 0 ? EXIT_FAIL : EXIT_OK;
+}
+
 int cmd_check(int argc, char **argv) {
         static const struct option opts[] = {
                 { "effective", no_argument, NULL, 'e' },
@@ -116,16 +146,10 @@ int cmd_check(int argc, char **argv) {
                 }
         }
 
-        for (int i = optind; i < argc; i++) {
-                struct stat st;
-                if (stat(argv[i], &st) < 0) {
-                        fprintf(stderr, "%s: error: cannot access: %m\n", argv[i]);
-                        errors++;
-                        continue;
-                }
-                if (args_push(S_ISDIR(st.st_mode) ? &dirs : &files, argv[i]) < 0)
-                        return EXIT_FAIL;
-        }
+        r = sort_operands(argv + optind, argc - optind, &dirs, &files);
+        if (r < 0)
+                return EXIT_FAIL;
+        errors += r;
 
         user_dirs = calloc(udirs.n ? udirs.n : 1, sizeof *user_dirs);
         if (!user_dirs)
@@ -159,12 +183,5 @@ int cmd_check(int argc, char **argv) {
                 ruleset_write_effective(rs, stdout); /* names escaped: rule-dump.c */
                 fflush(stdout);
         }
-        (void) diag_list_sort(&diag); /* unsorted is still readable */
-        cli_print_diags(&diag);
-
-        errors += (int) diag_list_count(&diag, LOG_ERR);
-        size_t warnings = diag_list_count(&diag, LOG_WARNING);
-        fprintf(stderr, "%zu files, %zu rules: %d error%s, %zu warning%s\n", ruleset_n_files(rs), ruleset_size(rs),
-                errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
-        return errors > 0 ? EXIT_FAIL : EXIT_OK;
+        return report(rs, &diag, errors);
 }

@@ -197,23 +197,15 @@ static void on_gate_moved(Manager *m, const pid_t *pids, size_t n, const char *w
         broker_reevaluate(m, why);
 }
 
-static int setup(Manager *m, const Options *o) {
-        static const EventSourceOps ops = {
-                .event = manager_on_proc_event,
-                .lost = manager_on_events_lost,
-        };
+/* The previous run's records (crash recovery) and this run's files.
+ * Neither an unreadable nor an unwritable state file stops qosd: it
+ * applies classes without crash recovery and says so. */
+static int open_state_files(Manager *m) {
         _cleanup_free_ char *state = manager_path(m, STATE_FILE), *loans = manager_path(m, LOANS_FILE);
-        sigset_t mask;
         int r;
 
         if (!state || !loans)
                 return -ENOMEM;
-        r = sd_event_default(&m->event);
-        if (r < 0)
-                return log_error_errno(r, "cannot create the event loop: %m");
-
-        /* Neither an unreadable nor an unwritable state file stops qosd:
-         * it applies classes without crash recovery and says so. */
         (void) state_file_load(state, &m->recovered);
         if (pid_map_size(&m->recovered) > 0)
                 log_info("%s: %zu task(s) changed by a previous run; recovering their originals", state,
@@ -228,6 +220,13 @@ static int setup(Manager *m, const Options *o) {
         if (r < 0)
                 return r;
         (void) state_file_rewrite(&m->loans_state);
+        return 0;
+}
+
+static int watch_signals(Manager *m) {
+        sigset_t mask;
+        int r;
+
         sigemptyset(&mask);
         sigaddset(&mask, SIGTERM);
         sigaddset(&mask, SIGINT);
@@ -238,23 +237,52 @@ static int setup(Manager *m, const Options *o) {
             (r = sd_event_add_signal(m->event, NULL, SIGINT, on_terminate, m)) < 0 ||
             (r = sd_event_add_signal(m->event, NULL, SIGHUP, on_hangup, m)) < 0)
                 return log_error_errno(r, "cannot watch signals: %m");
+        return 0;
+}
+
+/* Profile= of qosd.conf: the kernel scheduler's tunables. */
+static void switch_profile(Manager *m) {
+        _cleanup_free_ char *report = NULL;
+        int r = sched_profile_switch(&m->profile, m->sys_root, m->settings.profile, &report);
+        if (r == -EINVAL)
+                log_error("Profile=%s: unknown profile (valid: %s), ignored", m->settings.profile,
+                          sched_profile_names());
+        else if (r >= 0) {
+                log_info("profile %s:", m->settings.profile);
+                for (char *line, *rest = report; (line = strsep(&rest, "\n"));)
+                        if (*line)
+                                log_info("%s", line);
+        }
+}
+
+static int setup(Manager *m, const Options *o) {
+        static const EventSourceOps ops = {
+                .event = manager_on_proc_event,
+                .lost = manager_on_events_lost,
+        };
+        int r;
+
+        r = sd_event_default(&m->event);
+        if (r < 0)
+                return log_error_errno(r, "cannot create the event loop: %m");
+        r = open_state_files(m);
+        if (r >= 0)
+                r = watch_signals(m);
+        if (r < 0)
+                return r;
 
         /* Listen first, then scan: a process started in between is seen by
          * both, never by neither. */
         r = event_source_new(m->event, m->settings.receive_buffer, m->settings.event_rest_usec, &ops, m, &m->source);
-        if (r < 0)
-                return r;
-        r = reload_rules(m, true);
-        if (r < 0)
-                return r;
-        r = units_start(m);
-        if (r < 0)
-                return r;
+        if (r >= 0)
+                r = reload_rules(m, true);
+        if (r >= 0)
+                r = units_start(m);
         m->gate_moved = on_gate_moved;
-        r = focus_start(m);
-        if (r < 0)
-                return r;
-        r = scan_all(m, "start");
+        if (r >= 0)
+                r = focus_start(m);
+        if (r >= 0)
+                r = scan_all(m, "start");
         if (r < 0)
                 return r;
         recover_leftovers(m);
@@ -275,19 +303,8 @@ static int setup(Manager *m, const Options *o) {
                 if (r < 0)
                         return log_error_errno(r, "cannot arm the periodic scan: %m");
         }
-        if (m->settings.profile) {
-                _cleanup_free_ char *report = NULL;
-                r = sched_profile_switch(&m->profile, m->sys_root, m->settings.profile, &report);
-                if (r == -EINVAL)
-                        log_error("Profile=%s: unknown profile (valid: %s), ignored", m->settings.profile,
-                                  sched_profile_names());
-                else if (r >= 0) {
-                        log_info("profile %s:", m->settings.profile);
-                        for (char *line, *rest = report; (line = strsep(&rest, "\n"));)
-                                if (*line)
-                                        log_info("%s", line);
-                }
-        }
+        if (m->settings.profile)
+                switch_profile(m);
         /* Last: the rules already apply whatever the CPU scheduler does. */
         (void) bpf_scheduler_apply(m);
         return 0;

@@ -164,12 +164,67 @@ static int explain_loans(Manager *m, Explanation *x, pid_t pid, pid_t tid, uint6
         return r;
 }
 
+/* What the rules say of the process and of this thread, with the gate. */
+static int explain_rules(Manager *m, Explanation *x, const ProcessRecord *rec, pid_t pid, const char *comm,
+                         bool own) {
+        char buf[512];
+        Decision dp, dt;
+        int r = 0;
+
+        if (!m->rules)
+                return add(x, "rules", "none loaded");
+        ThreadFacts process_only = { .rules = m->rules, .process = rec, .caps = kernel_caps() };
+        if (decide_rule(&process_only, &dp) >= 0)
+                r = add(x, "process rule", "%s", shown_rule(own, dp.match.user_rule, verdict(&dp, buf, sizeof buf)));
+        if (r < 0 || control_decide(m, rec, comm, &dt) < 0)
+                return r;
+        r = add(x, "thread verdict", "%s", shown_rule(own, dt.match.user_rule, verdict(&dt, buf, sizeof buf)));
+        if (r >= 0 && dt.capped && !own && dt.match.limit_user)
+                r = add(x, "capped", "to %s by %s", qclass_to_string(dt.class), EXPLAIN_USER_RULE);
+        else if (r >= 0 && dt.capped)
+                r = add(x, "capped", "to %s by MaxClass at %s:%u", qclass_to_string(dt.class),
+                        dt.match.limit_origin.path ?: "?", dt.match.limit_origin.line);
+        if (r >= 0 && dt.held)
+                r = add(x, "held", "at utility: %s (an admin file may set "
+                        "[Limits] AllowInteractiveInBackground=yes)",
+                        focus_hold_reason(m, pid, buf, sizeof buf));
+        return r;
+}
+
+/* What qosd did to the thread, or that it does nothing; e may be NULL. */
+static int explain_record(Manager *m, Explanation *x, const TaskEntry *e, const TaskAttr *cur, bool own) {
+        char buf[512];
+        int r;
+
+        if (!e) {
+                QClass q = class_from_attr(cur, kernel_caps());
+                r = add(x, "qosd", "not managing this thread");
+                if (r >= 0)
+                        r = add(x, "class now", "%s", q ? qclass_to_string(q) : "custom (no class has these settings)");
+                return r;
+        }
+        r = add(x, "qosd", "%s %s%s", task_state_to_string(e->state), qclass_to_string(e->class),
+                e->recovered ? " (recovered after a restart)" : "");
+        if (r >= 0)
+                r = add(x, "origin", "%s", shown_rule(own, e->origin_private, e->origin ?: ""));
+        if (r >= 0)
+                r = add(x, "original", "%s", knobs(own, &e->orig, buf, sizeof buf));
+        if (r >= 0)
+                r = add(x, "set by qosd", "%s", knobs(own, &e->set, buf, sizeof buf));
+        if (r >= 0)
+                r = explain_knobs(x, e);
+        if (r >= 0 && e->state == TASK_FOREIGN)
+                r = add(x, "note", "changed by someone else after qosd (renice, chrt, rtkit, "
+                        "the program itself); qosd leaves it alone%s",
+                        m->settings.on_foreign == FOREIGN_REAPPLY ? " until the next evaluation" : "");
+        return r;
+}
+
 int explain_thread(Manager *m, pid_t tid, uid_t viewer, Explanation *ret) {
         _cleanup_(process_record_freep) ProcessRecord *rec = NULL;
         Explanation x = {};
         char comm[PROC_COMM_MAX], buf[512];
         TaskAttr cur;
-        Decision dp, dt;
         pid_t pid;
         uint64_t start;
         int r;
@@ -202,54 +257,14 @@ int explain_thread(Manager *m, pid_t tid, uid_t viewer, Explanation *ret) {
         if (r < 0)
                 goto fail;
 
-        if (m->rules) {
-                ThreadFacts process_only = { .rules = m->rules, .process = rec, .caps = kernel_caps() };
-                if (decide_rule(&process_only, &dp) >= 0)
-                        r = add(&x, "process rule", "%s",
-                                shown_rule(own, dp.match.user_rule, verdict(&dp, buf, sizeof buf)));
-                if (r >= 0 && control_decide(m, rec, comm, &dt) >= 0) {
-                        r = add(&x, "thread verdict", "%s",
-                                shown_rule(own, dt.match.user_rule, verdict(&dt, buf, sizeof buf)));
-                        if (r >= 0 && dt.capped && !own && dt.match.limit_user)
-                                r = add(&x, "capped", "to %s by %s", qclass_to_string(dt.class),
-                                        EXPLAIN_USER_RULE);
-                        else if (r >= 0 && dt.capped)
-                                r = add(&x, "capped", "to %s by MaxClass at %s:%u", qclass_to_string(dt.class),
-                                        dt.match.limit_origin.path ?: "?", dt.match.limit_origin.line);
-                        if (r >= 0 && dt.held)
-                                r = add(&x, "held", "at utility: %s (an admin file may set "
-                                        "[Limits] AllowInteractiveInBackground=yes)",
-                                        focus_hold_reason(m, pid, buf, sizeof buf));
-                }
-        } else
-                r = add(&x, "rules", "none loaded");
+        r = explain_rules(m, &x, rec, pid, comm, own);
         if (r < 0)
                 goto fail;
 
         TaskEntry *e = registry_get(&m->tasks, tid);
         if (e && e->start_time != start)
                 e = NULL; /* an older task under the same TID */
-        if (!e) {
-                QClass q = class_from_attr(&cur, kernel_caps());
-                r = add(&x, "qosd", "not managing this thread");
-                if (r >= 0)
-                        r = add(&x, "class now", "%s", q ? qclass_to_string(q) : "custom (no class has these settings)");
-        } else {
-                r = add(&x, "qosd", "%s %s%s", task_state_to_string(e->state), qclass_to_string(e->class),
-                        e->recovered ? " (recovered after a restart)" : "");
-                if (r >= 0)
-                        r = add(&x, "origin", "%s", shown_rule(own, e->origin_private, e->origin ?: ""));
-                if (r >= 0)
-                        r = add(&x, "original", "%s", knobs(own, &e->orig, buf, sizeof buf));
-                if (r >= 0)
-                        r = add(&x, "set by qosd", "%s", knobs(own, &e->set, buf, sizeof buf));
-                if (r >= 0)
-                        r = explain_knobs(&x, e);
-                if (r >= 0 && e->state == TASK_FOREIGN)
-                        r = add(&x, "note", "changed by someone else after qosd (renice, chrt, rtkit, "
-                                "the program itself); qosd leaves it alone%s",
-                                m->settings.on_foreign == FOREIGN_REAPPLY ? " until the next evaluation" : "");
-        }
+        r = explain_record(m, &x, e, &cur, own);
         if (r >= 0)
                 r = explain_loans(m, &x, pid, tid, start, own);
         if (r >= 0)

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 #include <inttypes.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,35 +15,23 @@
 #include "state/runtime-dir.h"
 #include "units/unit-bus.h"
 #include "units/unit-path.h"
+#include "groups/unit-conns.h"
 #include "groups/unit-state.h"
 #include "groups/units.h"
 
 #define UNITS_FILE QOS_RUNTIME_DIR "/units"
 /* Bounds against a hostile user: the units qosd weighs, the processes of
  * one unit it looks at before calling the unit shared, the depth of a
- * parent chain, the managers it keeps a connection to. */
+ * parent chain (the managers it keeps a connection to: unit-conns.h). */
 #define CLAIMS_MAX 4096
 #define UNIT_PROCS_MAX 1024
 #define ANCESTRY_MAX 64
-#define CONNS_MAX 64
-/* A manager that timed out or refused is left alone for this long: a user
- * who stops their own manager costs qosd one timeout, not one per process. */
-#define MANAGER_BACKOFF_USEC (30ull * 1000 * 1000)
-
-typedef struct Conn {
-        bool user;
-        uid_t uid;
-        sd_bus *bus;
-        uint64_t down_until;    /* CLOCK_MONOTONIC; 0: usable */
-        bool slice_ready;       /* qos.slice exists there and is idle */
-} Conn;
 
 struct Units {
         UnitClaim **claims;
         size_t n;
         PidMap by_pid;          /* process -> the claim it holds (not owned) */
-        Conn conns[CONNS_MAX];
-        size_t n_conns;
+        UnitConns conns;
         UnitRecords records;    /* for the next run */
         bool full_reported;
         sd_event *event;
@@ -64,61 +51,6 @@ static const char *weight_str(uint64_t w, char *buf, size_t size) {
         else
                 snprintf(buf, size, "%" PRIu64, w);
         return buf;
-}
-
-/* --- connections to the managers --- */
-
-static Conn *conn_find(Units *u, bool user, uid_t uid) {
-        for (size_t i = 0; i < u->n_conns; i++)
-                if (u->conns[i].user == user && u->conns[i].uid == uid)
-                        return &u->conns[i];
-        return NULL;
-}
-
-static void conn_down(Conn *c, int r) {
-        char who[64];
-        UnitRef ref = { .user = c->user, .uid = c->uid };
-        log_info("systemd: %s unreachable (%s); its units are left alone for %llu s",
-                 unit_manager_describe(&ref, who, sizeof who), strerror(-r),
-                 (unsigned long long) (MANAGER_BACKOFF_USEC / 1000000));
-        c->bus = sd_bus_flush_close_unref(c->bus);
-        c->slice_ready = false;
-        c->down_until = clock_usec(CLOCK_MONOTONIC) + MANAGER_BACKOFF_USEC;
-}
-
-/* A call failed: a broken or silent connection puts the manager in backoff. */
-static int conn_check(Conn *c, int r) {
-        if (r == -ETIMEDOUT || r == -ECONNRESET || r == -ENOTCONN || (c->bus && !sd_bus_is_open(c->bus)))
-                conn_down(c, r);
-        return r;
-}
-
-/* The connection to a manager, opened if needed; NULL while it is in
- * backoff or cannot be reached. */
-static Conn *conn_get(Units *u, bool user, uid_t uid) {
-        Conn *c = conn_find(u, user, uid);
-        if (!c) {
-                if (u->n_conns == CONNS_MAX) {
-                        /* Reuse the oldest slot: connections are cheap to redo. */
-                        sd_bus_flush_close_unref(u->conns[0].bus);
-                        memmove(&u->conns[0], &u->conns[1], (CONNS_MAX - 1) * sizeof *c);
-                        u->n_conns--;
-                }
-                c = &u->conns[u->n_conns++];
-                *c = (Conn) { .user = user, .uid = uid };
-        }
-        if (c->bus)
-                return c;
-        if (c->down_until && clock_usec(CLOCK_MONOTONIC) < c->down_until)
-                return NULL;
-        c->down_until = 0;
-        struct passwd *pw = user ? getpwuid(uid) : NULL;
-        int r = unit_bus_open(user, uid, pw ? pw->pw_gid : 65534, &c->bus);
-        if (r < 0) {
-                conn_down(c, r);
-                return NULL;
-        }
-        return c;
 }
 
 /* --- claims --- */
@@ -183,10 +115,10 @@ static void claim_restore(Units *u, UnitClaim *c, const char *why) {
 
         if (c->foreign)
                 return;
-        Conn *conn = conn_get(u, c->unit.user, c->unit.uid);
+        Conn *conn = unit_conns_get(&u->conns, c->unit.user, c->unit.uid);
         if (!conn)
                 return;
-        int r = conn_check(conn, unit_bus_get_weight(conn->bus, c->unit.name, &now));
+        int r = unit_conns_check(conn, unit_bus_get_weight(conn->bus, c->unit.name, &now));
         if (r == -ENOENT)
                 return; /* the unit is gone, and its runtime properties with it */
         if (r < 0) {
@@ -198,7 +130,7 @@ static void claim_restore(Units *u, UnitClaim *c, const char *why) {
                          c->unit.name, weight_str(now, a, sizeof a), weight_str(c->weight, b, sizeof b));
                 return;
         }
-        r = conn_check(conn, unit_bus_set_weight(conn->bus, c->unit.name, UNIT_WEIGHT_UNSET));
+        r = unit_conns_check(conn, unit_bus_set_weight(conn->bus, c->unit.name, UNIT_WEIGHT_UNSET));
         if (r < 0 && r != -ENOENT)
                 log_warning_errno(r, "systemd: cannot reset CPUWeight of %s: %m", c->unit.name);
         else
@@ -276,12 +208,12 @@ static int hold(Units *u, UnitClaim *c, pid_t pid) {
 static void weigh_own_unit(Units *u, const UnitRef *ref, QClass class, pid_t pid) {
         char a[24], who[64];
         uint64_t cur, want = class_weight(class);
-        Conn *conn = conn_get(u, ref->user, ref->uid);
+        Conn *conn = unit_conns_get(&u->conns, ref->user, ref->uid);
         int r;
 
         if (!conn)
                 return;
-        r = conn_check(conn, unit_bus_get_weight(conn->bus, ref->name, &cur));
+        r = unit_conns_check(conn, unit_bus_get_weight(conn->bus, ref->name, &cur));
         if (r < 0) {
                 log_debug_errno(r, "systemd: %s: cannot read CPUWeight: %m", ref->name);
                 return;
@@ -295,7 +227,7 @@ static void weigh_own_unit(Units *u, const UnitRef *ref, QClass class, pid_t pid
                 log_info("systemd: %s (%s) has CPUWeight=%s set by someone else: left alone", ref->name,
                          unit_manager_describe(ref, who, sizeof who), weight_str(cur, a, sizeof a));
         } else if (cur != want) {
-                r = conn_check(conn, unit_bus_set_weight(conn->bus, ref->name, want));
+                r = unit_conns_check(conn, unit_bus_set_weight(conn->bus, ref->name, want));
                 if (r < 0) {
                         log_warning_errno(r, "systemd: cannot set CPUWeight of %s: %m", ref->name);
                         claim_drop(u, c);
@@ -312,7 +244,7 @@ static void weigh_own_unit(Units *u, const UnitRef *ref, QClass class, pid_t pid
 static int ensure_slice(Conn *conn) {
         if (conn->slice_ready)
                 return 0;
-        int r = conn_check(conn, unit_bus_ensure_idle_slice(conn->bus));
+        int r = unit_conns_check(conn, unit_bus_ensure_idle_slice(conn->bus));
         conn->slice_ready = r >= 0;
         return r;
 }
@@ -320,7 +252,7 @@ static int ensure_slice(Conn *conn) {
 static void move_to_scope(Units *u, const UnitRef *from, pid_t pid, const pid_t *tree, size_t n) {
         char scope[UNIT_NAME_MAX], desc[UNIT_NAME_MAX + 96], who[64];
         uint64_t start;
-        Conn *conn = conn_get(u, from->user, from->uid);
+        Conn *conn = unit_conns_get(&u->conns, from->user, from->uid);
         int r;
 
         if (!conn || proc_start_time(pid, &start) < 0)
@@ -339,7 +271,7 @@ static void move_to_scope(Units *u, const UnitRef *from, pid_t pid, const pid_t 
                 return;
         c->moved = true;
         save(u); /* write-ahead: a crash right after the move still knows the scope */
-        r = conn_check(conn, unit_bus_start_scope(conn->bus, scope, UNIT_QOS_SLICE, tree, n, UNIT_WEIGHT_IDLE, desc));
+        r = unit_conns_check(conn, unit_bus_start_scope(conn->bus, scope, UNIT_QOS_SLICE, tree, n, UNIT_WEIGHT_IDLE, desc));
         if (r < 0) {
                 log_warning_errno(r, "systemd: cannot move process %d out of %s: %m", (int) pid, from->name);
                 claim_drop(u, c);
@@ -464,8 +396,7 @@ void units_stop(Manager *m, bool restore) {
                 free(u->claims[i]);
         free(u->claims);
         pid_map_clear(&u->by_pid);
-        for (size_t i = 0; i < u->n_conns; i++)
-                sd_bus_flush_close_unref(u->conns[i].bus);
+        unit_conns_close(&u->conns);
         sd_event_source_disable_unref(u->retry);
         free(u->records.path);
         free(u);
