@@ -15,7 +15,7 @@
 # classes and knobs are public (as in /proc), so the victims' thread names
 # do not hold the marker.
 #
-# The ceilings (qosd(8), "The broker"; src/daemon/access-policy.c): the
+# The ceilings (qosd(8), "The broker"; src/daemon/decide/access-policy.c): the
 # fuzzers' threads start in background by an admin rule; a user at no seat
 # with no foreground source (ForegroundGate=auto) has user-interactive
 # held at utility, but user-initiated is granted: so two fuzzers' ceiling

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* What qosd holds for the overrides lent through it (overrides.c is the
+/* What qosd holds for the overrides lent through it (overrides-dbus.c is the
  * bus side): one record per override, one owner per thread that has
  * overrides (pinned, with the settings it had before the first), one
  * client per bus connection that holds some, and a tally per user.

@@ -7,7 +7,7 @@
  * twice to one thread: a cycle (a deadlock) stops where it closes.
  *
  * Edges are only ever followed inside one process: every loan's waiter
- * and owner were checked to be the caller's own threads (overrides.c),
+ * and owner were checked to be the caller's own threads (overrides-dbus.c),
  * and an edge counts only for a record of the same process and user, and
  * only for the pinned task it names (TID and start time), so no chain
  * reaches a thread the caller could not have lent to directly. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Loans follow their lenders. A loan lends at most what its waiter has
- * (overrides.c caps it when it begins); when what waiters have may have
+ * (overrides-dbus.c caps it when it begins); when what waiters have may have
  * changed (the foreground gate moved, the rules were reloaded, a request
  * was granted or held), every loan is capped again. Else a program in
  * front could lend its class to its own threads, itself included, and
@@ -68,7 +68,7 @@ static bool recap_round(Overrides *ov, Record **recs, const QClass *own, QClass 
                 Record *r = recs[i];
                 Owner *w = owner_of(ov, r->waiter, r->waiter_start);
                 /* A waiter that names its lock lends its own class only
-                 * (overrides.c); one that does not, what it runs at. */
+                 * (overrides-dbus.c); one that does not, what it runs at. */
                 QClass has = r->lock || !w ? own[i] : w->recap_has;
                 QClass c = qclass_min(r->asked, has);
                 if (c > found[i]) {
