@@ -111,7 +111,7 @@ _qosctl()
             import) opts='-f --force -h --help' ;;
             ps) opts='-a --all -p --pid -h --help' ;;
             top) opts='-b --batch -n --iterations -d --delay -s --sort -p --pid -h --help' ;;
-            foreground) opts='--clear -h --help' ;;
+            foreground) opts='--clear --auto -h --help' ;;
             *) return ;;
         esac
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -16,9 +16,11 @@
 
 static void help(void) {
         printf("Usage: qosctl foreground [PID...]\n"
-               "       qosctl foreground --clear\n\n"
+               "       qosctl foreground --clear\n"
+               "       qosctl foreground --auto\n\n"
                "Without arguments, list the processes in the foreground (PID and name).\n"
-               "With PIDs, make exactly these the foreground; --clear empties it.\n"
+               "With PIDs, make exactly these the foreground; --clear empties it;\n"
+               "--auto forgets what any source said: ForegroundGate= decides again.\n"
                "Threads that asked for user-interactive while their process was not in\n"
                "the foreground move up when it enters and down again when it leaves.\n"
                "Setting needs root or the ForegroundUser=/ForegroundGroup= of qosd.conf.\n");
@@ -57,27 +59,37 @@ static int list(void) {
 int cmd_foreground(int argc, char **argv) {
         static const struct option opts[] = {
                 { "clear", no_argument, NULL, 'C' },
+                { "auto", no_argument, NULL, 'A' },
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
-        bool clear = false;
+        bool clear = false, automatic = false;
         int c;
         while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
                 if (c == 'h') {
                         help();
                         return EXIT_OK;
                 }
-                if (c != 'C')
+                if (c == 'C')
+                        clear = true;
+                else if (c == 'A')
+                        automatic = true;
+                else
                         return EXIT_USAGE;
-                clear = true;
         }
         size_t n = (size_t) (argc - optind);
-        if (!clear && n == 0)
-                return list();
-        if (clear && n > 0) {
-                fprintf(stderr, "qosctl foreground: --clear takes no PIDs\n");
+        if ((clear || automatic) && (n > 0 || (clear && automatic))) {
+                fprintf(stderr, "qosctl foreground: --clear and --auto take no PIDs, and not both\n");
                 return EXIT_USAGE;
         }
+        if (automatic) {
+                sd_bus_message *reply = NULL;
+                int r = cli_bus_call(NULL, "ResetForeground", &reply, "");
+                sd_bus_message_unref(reply);
+                return r;
+        }
+        if (!clear && n == 0)
+                return list();
         _cleanup_free_ pid_t *pids = calloc(n + 1, sizeof *pids);
         if (!pids)
                 return EXIT_FAIL;

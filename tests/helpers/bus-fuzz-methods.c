@@ -177,7 +177,7 @@ size_t methods_missing_known(const MethodList *l, char *buf, size_t size) {
         static const char *const known[] = {
                 "ListTasks", "Explain", "Reload", "SetProfile", "GetProfile", "BeginOverride",
                 "BeginLockOverride", "ListLoans", "EndOverride", "SetThreadClass", "SetForeground",
-                "SetFocus", "GetForeground",
+                "SetFocus", "GetForeground", "ResetForeground",
         };
         size_t missing = 0, len = 0;
         if (size)

@@ -112,6 +112,17 @@ assert_eq "$("$QOSCTL" foreground | awk '{print $1}')" "$MAIN" "qosctl foregroun
 assert_eq "$(kernel_view "$MAIN")" "$UT" "leaving the foreground lowers it again"
 ok "held at utility outside the foreground; raised when it enters, lowered when it leaves"
 
+"$QOSCTL" foreground "$MAIN"
+assert_eq "$(kernel_view "$MAIN")" "$UI" "in the foreground again"
+out=$(runuser -u "$alice" -- "$QOSCTL" foreground --auto 2>&1) && fail "a user reset the foreground: $out"
+assert_eq "$(kernel_view "$MAIN")" "$UI" "a user's --auto changes nothing"
+"$QOSCTL" foreground --auto
+assert_eq "$(kernel_view "$MAIN")" "$UT" "--auto: no source, and alice has no seat: held at utility again"
+assert_contains "$("$QOSCTL" status)" "no source: user-interactive for root and active seat users" \
+        "status: the default policy again"
+assert_contains "$("$QOSCTL" foreground 2>&1)" "no source has set the foreground" "foreground: no source"
+ok "qosctl foreground --auto goes back to the default policy; root's only"
+
 ask "spawn w1"
 w1=$REPLY
 expect "tid-set w1 user-interactive 0" held

@@ -160,6 +160,7 @@ static const sd_bus_vtable manager_vtable[] = {
                                  focus_method_set_foreground, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES("SetFocus", "si", SD_BUS_PARAM(source) SD_BUS_PARAM(pid), "", ,
                                  focus_method_set_focus, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD("ResetForeground", "", "", focus_method_reset_foreground, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES("GetForeground", "", , "aib", SD_BUS_PARAM(pids) SD_BUS_PARAM(gate),
                                  focus_method_get_foreground, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_PROPERTY("Foreground", "s", focus_property, 0, 0),

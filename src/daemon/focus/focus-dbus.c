@@ -47,6 +47,24 @@ int focus_method_set_foreground(sd_bus_message *msg, void *userdata, sd_bus_erro
         return sd_bus_reply_method_return(msg, "");
 }
 
+int focus_method_reset_foreground(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        Caller caller;
+        int r;
+
+        r = caller_identify_or_refuse(&m->callers, msg, &caller, error);
+        if (r < 0)
+                return r;
+        if (!is_trusted(m, msg, &caller)) {
+                focus_count_refused(m);
+                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
+                                        "Only root or the ForegroundUser=/ForegroundGroup= of qosd.conf may reset the "
+                                        "foreground.");
+        }
+        (void) focus_reset(m, "reset by a trusted caller (ResetForeground)");
+        return sd_bus_reply_method_return(msg, "");
+}
+
 static int refuse(Manager *m, sd_bus_error *error, const Caller *c, const char *why) {
         focus_count_refused(m);
         log_debug("SetFocus from pid %d uid %u refused: %s", (int) c->pid, (unsigned) c->uid, why);

@@ -108,14 +108,25 @@ static void reevaluate_all(Manager *m, const char *why) {
 
 static void drop_claim(Manager *m, const char *why) {
         Focus *f = m->focus;
-        log_info("the foreground from %s is dropped: %s", f->source, why);
+        /* With ForegroundGate=yes nothing is in front without a source:
+         * only the processes that were in the set lose. */
+        bool moved = m->settings.foreground_gate != GATE_YES || pid_map_size(&f->set.by_pid) > 0;
+        log_info("the foreground from %s is dropped: %s", f->source[0] ? f->source : "SetForeground", why);
         foreground_clear(&f->set);
         f->source[0] = '\0';
         f->owner = (uid_t) -1;
         free(f->sender);
         f->sender = NULL;
-        if (m->settings.foreground_gate != GATE_YES)
+        if (moved)
                 reevaluate_all(m, why);
+}
+
+int focus_reset(Manager *m, const char *why) {
+        Focus *f = m->focus;
+        if (!f->set.known && !f->source[0])
+                return 0; /* the default policy already */
+        drop_claim(m, why);
+        return 1;
 }
 
 int focus_set(Manager *m, const char *source, uid_t owner, const char *sender, const pid_t *pids, size_t n) {

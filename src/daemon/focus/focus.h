@@ -59,6 +59,10 @@ int focus_set(Manager *m, const char *source, uid_t owner, const char *sender, c
 /* The users of active seat sessions (for SetFocus's checks). */
 bool focus_user_at_seat(const Manager *m, uid_t uid);
 
+/* Forget what the sources said: the default policy of ForegroundGate=
+ * again, as before any source spoke. 1 if there was a claim, else 0. */
+int focus_reset(Manager *m, const char *why);
+
 /* What a user's session sources (SetFocus from a seat user, not a trusted
  * caller) may make qosd spend on the rules for the processes that enter
  * and leave the foreground: 5% of a CPU, in bursts of half a second (one

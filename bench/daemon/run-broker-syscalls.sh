@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# What qosd does in the kernel for one brokered promotion: strace on qosd
+# while an unprivileged user's program asks CALLS times (bench-broker-rtt,
+# libqos's SetThreadClass). Prints, per promotion, how often qosd opened
+# the asking thread (pidfd_open on its TID) and read its /proc files, and
+# the system calls of all kinds that qosd made in the while (which also
+# counts whatever else the machine ran). Root; the real qosd from BUILD on
+# a private bus and a temporary root and user, cleaned up afterwards.
+#
+#   bench/daemon/run-broker-syscalls.sh [BUILD] [CALLS]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+B=$(realpath "${1:-build}")
+CALLS=${2:-100}
+export QOSD=$B/src/daemon/qosd QOSCTL=$B/src/cli/qosctl QOS_SOURCE_ROOT=$PWD
+export QOS_TEST_THREADS=$B/tests/helpers/qos-test-threads
+source tests/integration/lib.sh
+require_root
+command -v strace >/dev/null || scripts/install-deps.sh strace >&2
+user=qos-bench-sysc
+make_user "$user"
+mkdir -p "$TEST_TMP/bin"
+cp "$B/bench/daemon/bench-broker-rtt" "$TEST_TMP/bin/"
+cp -L "$B/src/lib/libqos.so.0" "$TEST_TMP/bin/"
+chmod -R a+rX "$TEST_TMP/bin"
+start_dbus
+qosd_root_init
+start_qosd
+
+trace=$TEST_TMP/strace
+strace -f -qq -e trace=pidfd_open,openat,sched_getattr,sched_setattr -o "$trace.calls" -p "$QOSD_PID" &
+calls_pid=$!
+strace -c -f -qq -o "$trace.summary" -p "$QOSD_PID" &
+summary_pid=$!
+on_exit "kill -INT $calls_pid $summary_pid 2>/dev/null"
+sleep 1
+runuser -u "$user" -- env LD_LIBRARY_PATH="$TEST_TMP/bin" DBUS_SYSTEM_BUS_ADDRESS="$DBUS_SYSTEM_BUS_ADDRESS" \
+        "$TEST_TMP/bin/bench-broker-rtt" "$CALLS" >/dev/null &
+bench=$!
+sleep 0.2
+asker=$(pgrep -n -f "$TEST_TMP/bin/bench-broker-rtt" || true)
+wait "$bench"
+sleep 0.5
+kill -INT "$calls_pid" "$summary_pid"
+wait "$calls_pid" "$summary_pid" 2>/dev/null || true
+
+per() { awk -v n="$1" -v c="$CALLS" 'BEGIN { printf "%.2f", n / c }'; }
+opens=$(grep -c "pidfd_open($asker," "$trace.calls" || true)
+procs=$(grep -c "openat(.*\"/proc/$asker/" "$trace.calls" || true)
+getattr=$(grep -c "sched_getattr($asker," "$trace.calls" || true)
+printf "%-44s %10s %12s\n" "brokered promotion, qosd at $(basename "$B")" "calls" "per request"
+printf "%-44s %10s %12s\n" "pidfd_open of the asking thread" "$opens" "$(per "$opens")"
+printf "%-44s %10s %12s\n" "/proc files of the asking process opened" "$procs" "$(per "$procs")"
+printf "%-44s %10s %12s\n" "sched_getattr of the asking thread" "$getattr" "$(per "$getattr")"
+echo "all system calls of qosd meanwhile (strace -c):"
+sed -n '/^% time/,$p' "$trace.summary" | awk 'NR <= 2 || /total/ || $4 + 0 >= '"$CALLS"'' | cut -c1-80
+stop_qosd
