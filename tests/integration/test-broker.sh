@@ -114,7 +114,8 @@ ok "held at utility outside the foreground; raised when it enters, lowered when 
 
 "$QOSCTL" foreground "$MAIN"
 assert_eq "$(kernel_view "$MAIN")" "$UI" "in the foreground again"
-out=$(runuser -u "$alice" -- "$QOSCTL" foreground --auto 2>&1) && fail "a user reset the foreground: $out"
+out=$(runuser -u "$alice" -- "$(user_runnable "$QOSCTL")" foreground --auto 2>&1) && fail "a user reset the foreground: $out"
+assert_contains "$out" "ForegroundUser=" "a user's --auto is refused, saying who may"
 assert_eq "$(kernel_view "$MAIN")" "$UI" "a user's --auto changes nothing"
 "$QOSCTL" foreground --auto
 assert_eq "$(kernel_view "$MAIN")" "$UT" "--auto: no source, and alice has no seat: held at utility again"
