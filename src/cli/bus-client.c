@@ -27,6 +27,8 @@ static const struct {
         { "GetForeground", "foreground", NULL, NULL },
         { "SetForeground", "foreground", "setting the foreground",
           "root and the ForegroundUser=/ForegroundGroup= of qosd.conf" },
+        { "ResetForeground", "foreground", "resetting the foreground",
+          "root and the ForegroundUser=/ForegroundGroup= of qosd.conf" },
 };
 
 static size_t call_of(const char *method) {
