@@ -7,16 +7,17 @@
 #   install-deps.sh --list G...     print them instead
 #   install-deps.sh PACKAGE...      those packages
 #
-# Groups: build, test (the suites on this machine and the fuzzers),
+# Groups: build (building qosd and make demo), test (what the suites and
+# the fuzzers add: cmocka, expat, clang, the X and GNOME tools),
 # kernels (the kernel matrix's VMs), vm (the systemd VM's disk), deb
 # (make deb and lintian).
 set -euo pipefail
 
 declare -A groups=(
-        [build]="meson ninja-build pkg-config gcc python3 libcmocka-dev libexpat1-dev libsystemd-dev libinih-dev
+        [build]="meson ninja-build pkg-config gcc python3 libsystemd-dev libinih-dev
                  libjson-c-dev libncurses-dev libxcb1-dev libxcb-ewmh-dev libxcb-res0-dev
                  dbus-daemon systemd util-linux passwd procps"
-        [test]="clang libclang-rt-14-dev gstreamer1.0-tools gstreamer1.0-plugins-base
+        [test]="libcmocka-dev libexpat1-dev clang libclang-rt-14-dev gstreamer1.0-tools gstreamer1.0-plugins-base
                 xvfb openbox xdotool x11-utils nodejs gjs tmux bash-completion"
         [kernels]="qemu-system-x86 busybox-static dpkg"
         [vm]="mmdebstrap qemu-system-x86 e2fsprogs"
