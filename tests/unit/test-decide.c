@@ -56,7 +56,7 @@ typedef struct Case {
         /* expected */
         Action action;
         QClass class, wanted;
-        bool held, capped, reclaim;
+        bool held, capped, reclaim, newly_foreign;
 } Case;
 
 static const Case cases[] = {
@@ -99,13 +99,17 @@ static const Case cases[] = {
           .action = ACTION_SKIP_REALTIME, .class = BG, .wanted = BG },
         { "reniced by someone else: left alone", "/usr/bin/indexer", "indexer", .has_entry = true,
           .state = TASK_APPLIED, .entry_class = BG, .now = NOW_RENICED,
-          .action = ACTION_FOREIGN, .class = BG, .wanted = BG },
+          .action = ACTION_FOREIGN, .class = BG, .wanted = BG, .newly_foreign = true },
         { "someone else's, ForeignChange=leave", "/usr/bin/indexer", "indexer", .has_entry = true,
           .state = TASK_FOREIGN, .entry_class = BG, .now = NOW_RENICED, .on_foreign = FOREIGN_LEAVE,
           .action = ACTION_LEAVE_FOREIGN, .class = BG, .wanted = BG },
         { "someone else's, ForeignChange=reapply", "/usr/bin/indexer", "indexer", .has_entry = true,
           .state = TASK_FOREIGN, .entry_class = BG, .now = NOW_RENICED, .on_foreign = FOREIGN_REAPPLY,
           .action = ACTION_APPLY, .class = BG, .wanted = BG, .reclaim = true },
+        { "reniced just now, ForeignChange=reapply: said, then taken back", "/usr/bin/indexer", "indexer",
+          .has_entry = true, .state = TASK_APPLIED, .entry_class = BG, .now = NOW_RENICED,
+          .on_foreign = FOREIGN_REAPPLY, .action = ACTION_APPLY, .class = BG, .wanted = BG, .reclaim = true,
+          .newly_foreign = true },
 };
 
 static RuleSet *rs;
@@ -194,6 +198,7 @@ static void test_table(void **state) {
                 assert_int_equal(v.rule.held, c->held);
                 assert_int_equal(v.rule.capped, c->capped);
                 assert_int_equal(v.reclaim, c->reclaim);
+                assert_int_equal(v.newly_foreign, c->newly_foreign);
                 if (c->class != NOCLASS)
                         assert_int_equal(v.rule.wanted, c->wanted);
                 if (v.action == ACTION_APPLY || v.action == ACTION_UNCHANGED) {

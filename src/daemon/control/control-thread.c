@@ -190,6 +190,9 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
         if (r < 0)
                 return log_error_errno(r, "matching thread %d failed: %m", (int) tid);
         decision_origin(&v.rule, origin, sizeof origin);
+        /* ForeignChange=reapply: the change is said, then taken back. */
+        if (v.newly_foreign && v.action != ACTION_FOREIGN && !control_foreign_unless_exiting(m, e, &ref, &cur))
+                return 0;
 
         switch (v.action) {
         case ACTION_NONE:

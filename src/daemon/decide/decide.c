@@ -65,13 +65,16 @@ int decide(const ThreadFacts *f, Verdict *ret) {
         /* The preload applies the rules without the foreground gate (it
          * cannot know it): a thread it made user-interactive is the rules'
          * doing, and is held like any other. */
-        else if (e && e->state != TASK_FOREIGN && decide_changed_by_someone_else(e, f->now, f->caps) &&
-                 !decide_has_class(e, f->now, v.rule.held ? QCLASS_USER_INTERACTIVE : v.rule.class, f->caps))
+        else if ((v.newly_foreign = e && e->state != TASK_FOREIGN &&
+                                    decide_changed_by_someone_else(e, f->now, f->caps) &&
+                                    !decide_has_class(e, f->now, v.rule.held ? QCLASS_USER_INTERACTIVE : v.rule.class,
+                                                      f->caps)) &&
+                 f->on_foreign == FOREIGN_LEAVE)
                 v.action = ACTION_FOREIGN;
         else if (e && e->state == TASK_FOREIGN && f->on_foreign == FOREIGN_LEAVE)
                 v.action = ACTION_LEAVE_FOREIGN;
         else {
-                v.reclaim = e && e->state == TASK_FOREIGN;
+                v.reclaim = v.newly_foreign || (e && e->state == TASK_FOREIGN);
                 class_target_attr(v.rule.class, f->caps, &v.want);
                 /* Already right (a rescan, a reload with the same verdict, or
                  * recovery after a crash): no system call. */

@@ -42,6 +42,7 @@ typedef struct Verdict {
         Decision rule;          /* the rules' class, with MaxClass and the gate applied */
         Action action;
         bool reclaim;           /* ACTION_APPLY on a thread someone else changed (ForeignChange=reapply) */
+        bool newly_foreign;     /* with reclaim: the change is new, say so before taking it back */
         TaskAttr want;          /* ACTION_APPLY and ACTION_UNCHANGED: the class's settings */
 } Verdict;
 
