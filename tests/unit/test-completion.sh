@@ -84,7 +84,7 @@ expect 'qosctl profile qos ' # one profile at most
 expect 'qosctl import ' ananicy
 expect 'qosctl import --' --force --help
 expect 'qosctl import -' -f --force -h --help
-expect 'qosctl foreground --' --clear --help
+expect 'qosctl foreground --' --auto --clear --help
 contains 'qosctl get -p ' $$
 contains 'qosctl explain ' $$
 contains 'qosctl foreground 1 ' $$
