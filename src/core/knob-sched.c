@@ -195,8 +195,9 @@ unsupported:
 }
 
 static const char *slice_reason(const KernelCaps *caps) {
-        return caps->error[KNOB_SLICE] == -EOPNOTSUPP ? "kernel ignores sched_runtime (no EEVDF custom slices)"
-                                                      : NULL;
+        if (caps->error[KNOB_SLICE] == -EOPNOTSUPP)
+                return "kernel ignores sched_runtime (no EEVDF custom slices)";
+        return NULL; /* what the errno says */
 }
 
 static void slice_from_sched(const struct qos_sched_attr *sa, const KernelCaps *caps, TaskAttr *a) {

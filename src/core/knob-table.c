@@ -283,6 +283,32 @@ static const KnobRow knob_row_group = {
         .persist_parse = group_persist_parse,
 };
 
+int knob_persist_format_attr(const TaskAttr *a, const char *prefix, char *buf, size_t size) {
+        size_t len = 0;
+
+        for (Knob k = 0; k < _KNOB_MAX; k++) {
+                const KnobRow *row = knob_row(k);
+                char value[KNOB_PERSIST_MAX];
+                if (!row->persist_format)
+                        continue;
+                int r = row->persist_format(a, value, sizeof value);
+                if (r >= 0)
+                        r = knob_persist_printf(buf + len, size - len, " %s.%s=%s", prefix, row->name, value);
+                if (r < 0)
+                        return r;
+                len += (size_t) r;
+        }
+        return (int) len;
+}
+
+int knob_persist_parse_field(const char *name, const char *value, TaskAttr *a, Knob *ret_knob) {
+        int k = knob_from_string(name);
+        if (k < 0 || !knob_row(k)->persist_parse)
+                return -ENOENT;
+        *ret_knob = k;
+        return knob_row(k)->persist_parse(value, a);
+}
+
 /* Every knob, and no default: a knob added to the enum without a row here
  * is a -Wswitch warning. */
 const KnobRow *knob_row(Knob k) {

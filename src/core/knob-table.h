@@ -61,6 +61,16 @@ const KnobRow *knob_row(Knob k);
 /* The rows of the knobs that travel in struct sched_attr (knob-sched.c). */
 extern const KnobRow knob_row_policy, knob_row_nice, knob_row_slice, knob_row_uclamp;
 
+/* Room for any one knob's persisted value. */
+#define KNOB_PERSIST_MAX 64
+
+/* " <prefix>.<name>=<value>" for every knob with something to keep, into
+ * buf: the length, or -ENOBUFS. */
+int knob_persist_format_attr(const TaskAttr *a, const char *prefix, char *buf, size_t size);
+/* One field "<name>=<value>" into a: -ENOENT if no knob keeps a value by
+ * that name, -EINVAL if the value does not parse. *ret_knob: which knob. */
+int knob_persist_parse_field(const char *name, const char *value, TaskAttr *a, Knob *ret_knob);
+
 /* For rows' persist_parse: a whole decimal number in range, nothing else
  * (no blank, no '+'); -EINVAL otherwise. */
 int knob_parse_int(const char *s, int *ret);
