@@ -83,14 +83,19 @@ int state_file_remove(StateFile *sf);
 
 /* Replay a state file: the surviving record per TID (StateRecord*, to
  * free with free()) in *ret. A missing file gives an empty map; malformed
- * lines (a torn last line after a crash) are skipped. A file or directory
- * refused as runtime-dir.h says is not read (a warning, and an error). */
+ * lines (a torn last line after a crash) are skipped, each with a warning
+ * that says why. A file or directory refused as runtime-dir.h says is not
+ * read (a warning, and an error). */
 int state_file_load(const char *path, PidMap *ret);
 /* The same from an open stream (the parser without the file system: a
  * buffer through fmemopen() in the fuzzer); path only names it in warnings. */
 int state_file_read(FILE *f, const char *path, PidMap *ret);
 void state_records_free(PidMap *m);
 
-/* One record as a line, and back (exposed for the unit test). */
+/* The longest line a record may take, its newline included. */
+#define STATE_LINE_MAX 1024
+
+/* One record as a line, and back (exposed for the unit test). A refused
+ * line gives -EINVAL and, in why (if not NULL), which field and why. */
 int state_record_format(const StateRecord *r, char *buf, size_t size);
-int state_record_parse(const char *line, StateRecord *ret, int *ret_forget);
+int state_record_parse(const char *line, StateRecord *ret, int *ret_forget, char *why, size_t why_size);
