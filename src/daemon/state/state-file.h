@@ -22,15 +22,9 @@
 
 #include "core/pid-map.h"
 #include "core/qclass.h"
+#include "core/state-record.h"
 #include "core/task-attr.h"
 #include "state/task-registry.h"
-
-typedef struct StateRecord {
-        pid_t tid;
-        uint64_t start_time;
-        QClass class;
-        TaskAttr orig, set;
-} StateRecord;
 
 /* Writes the live records (state_file_write_record() each) to fd for a
  * rewrite; *ret_n: how many. */
@@ -91,11 +85,3 @@ int state_file_load(const char *path, PidMap *ret);
  * buffer through fmemopen() in the fuzzer); path only names it in warnings. */
 int state_file_read(FILE *f, const char *path, PidMap *ret);
 void state_records_free(PidMap *m);
-
-/* The longest line a record may take, its newline included. */
-#define STATE_LINE_MAX 1024
-
-/* One record as a line, and back (exposed for the unit test). A refused
- * line gives -EINVAL and, in why (if not NULL), which field and why. */
-int state_record_format(const StateRecord *r, char *buf, size_t size);
-int state_record_parse(const char *line, StateRecord *ret, int *ret_forget, char *why, size_t why_size);
