@@ -89,6 +89,7 @@ static void test_persist_round_trip(void **state) {
                 if (!row->persist_parse)
                         continue;
                 print_message("%s=%s\n", row->name, sample(k));
+                assert_non_null(sample(k)); /* a new knob: add its sample above */
                 assert_int_equal(row->persist_parse(sample(k), &a), 0);
                 assert_int_equal(task_attr_diff(&neutral, &a, KNOBS_ALL), KNOB_BIT(k));
                 assert_true(row->persist_format(&a, buf, sizeof buf) > 0);
