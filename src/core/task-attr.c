@@ -95,8 +95,10 @@ unsigned task_attr_diff(const TaskAttr *a, const TaskAttr *b, unsigned mask) {
         unsigned d = 0;
 
         for (Knob k = 0; k < _KNOB_MAX; k++) {
+                if (!(mask & KNOB_BIT(k)))
+                        continue;
                 const KnobRow *row = knob_row(k);
-                if ((mask & KNOB_BIT(k)) && row->equal && !row->equal(a, b))
+                if (row->equal && !row->equal(a, b))
                         d |= KNOB_BIT(k);
         }
         return d;
