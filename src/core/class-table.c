@@ -181,7 +181,21 @@ const char *class_format_knob(QClass c, Knob k, char *buf, size_t size) {
                 snprintf(buf, size, "-");
                 return buf;
         }
+        TaskAttr t = {
+                .policy = ck->policy,
+                .nice = ck->nice,
+                .slice_ns = ck->slice_ns,
+                .ioprio = ck->ioprio,
+                .timer_slack_ns = ck->timer_slack_ns,
+        };
+        /* Every knob, and no default: a new one is a -Wswitch warning here. */
         switch (k) {
+        case KNOB_POLICY:
+        case KNOB_NICE:
+        case KNOB_SLICE:
+        case KNOB_IOPRIO:
+        case KNOB_TIMER_SLACK:
+                return task_attr_format_knob(&t, k, buf, size); /* as a thread's */
         case KNOB_UCLAMP:
                 snprintf(buf, size, "%d..%d", ck->uclamp_min, ck->uclamp_max);
                 return buf;
@@ -196,15 +210,9 @@ const char *class_format_knob(QClass c, Knob k, char *buf, size_t size) {
                 else
                         snprintf(buf, size, "none");
                 return buf;
-        default: {
-                TaskAttr t = {
-                        .policy = ck->policy,
-                        .nice = ck->nice,
-                        .slice_ns = ck->slice_ns,
-                        .ioprio = ck->ioprio,
-                        .timer_slack_ns = ck->timer_slack_ns,
-                };
-                return task_attr_format_knob(&t, k, buf, size);
+        case _KNOB_MAX:
+                break;
         }
-        }
+        snprintf(buf, size, "?");
+        return buf;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The scheduler knobs a class is made of. Each is probed, applied and
- * reported on its own, so a kernel that lacks one still gets the rest. */
+ * reported on its own, so a kernel that lacks one still gets the rest;
+ * how, knob by knob, is its row in the knob table (knob-table.h). */
 #pragma once
 
 #include <stddef.h>
@@ -21,5 +22,7 @@ typedef enum Knob {
 #define KNOBS_ALL ((1u << _KNOB_MAX) - 1)
 
 const char *knob_to_string(Knob k);
+/* The knob of that name ("timer-slack"), or -EINVAL. */
+int knob_from_string(const char *s);
 /* "policy,nice,slice" for a bit mask; writes into buf, returns buf. */
 const char *knob_mask_to_string(unsigned mask, char *buf, size_t size);

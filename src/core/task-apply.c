@@ -4,13 +4,14 @@
 #include <string.h>
 
 #include "core/class-table.h"
-#include "core/group.h"
 #include "core/kernel-caps.h"
+#include "core/knob-table.h"
 #include "core/macro.h"
 #include "core/sched-syscall.h"
 #include "core/task-apply.h"
 #include "core/task-privilege.h"
 
+/* The knobs whose rows have no apply: set together by apply_sched(). */
 #define SCHED_KNOBS (KNOB_BIT(KNOB_POLICY) | KNOB_BIT(KNOB_NICE) | KNOB_BIT(KNOB_SLICE))
 
 static struct qos_sched_attr sched_attr_of(int policy, int nice, uint64_t slice, bool rof,
@@ -86,39 +87,11 @@ static int apply_sched(pid_t tid, const TaskAttr *cur, const TaskAttr *want, uns
         return 0;
 }
 
-static int apply_uclamp(pid_t tid, const TaskAttr *cur, const TaskAttr *want) {
-        struct qos_sched_attr a = {
-                .sched_policy = (uint32_t) cur->policy,
-                .sched_flags = SCHED_FLAG_KEEP_ALL_ | SCHED_FLAG_UTIL_CLAMP_MIN |
-                               SCHED_FLAG_UTIL_CLAMP_MAX,
-                .sched_util_min = (uint32_t) want->uclamp_min,
-                .sched_util_max = (uint32_t) want->uclamp_max,
-        };
-        return sys_sched_setattr(tid, &a);
-}
-
-/* Into the wanted class's group, or out of qosd's groups to the root. A
- * thread in another manager's cgroup stays there (-EBUSY: that cgroup is
- * not ours to leave). The group it left goes once empty. */
-static int apply_group(pid_t tid, const TaskAttr *cur, QClass want) {
-        if (cur->group_foreign)
-                return -EBUSY;
-        int r = group_move(tid, want);
-        if (r >= 0 && cur->group != QCLASS_UNSPECIFIED)
-                (void) group_remove_if_empty(cur->group);
-        return r;
-}
-
 /* What a read of only the knobs in mask left neutral: as it was before. */
 static void keep_unread(TaskAttr *after, const TaskAttr *before, unsigned mask) {
-        if (!(mask & KNOB_BIT(KNOB_IOPRIO)))
-                after->ioprio = before->ioprio;
-        if (!(mask & KNOB_BIT(KNOB_TIMER_SLACK)))
-                after->timer_slack_ns = before->timer_slack_ns;
-        if (!(mask & KNOB_BIT(KNOB_GROUP))) {
-                after->group = before->group;
-                after->group_foreign = before->group_foreign;
-        }
+        for (Knob k = 0; k < _KNOB_MAX; k++)
+                if (!(mask & KNOB_BIT(k)) && knob_row(k)->copy)
+                        knob_row(k)->copy(after, before);
 }
 
 int task_apply_attr(pid_t tid, const TaskAttr *want, unsigned mask, ApplyResult *ret) {
@@ -165,14 +138,10 @@ int task_apply_attr_from(pid_t tid, const TaskAttr *before, const TaskAttr *want
                                 if (todo & SCHED_KNOBS & KNOB_BIT(k))
                                         record(&res, k, r);
         }
-        if (todo & KNOB_BIT(KNOB_UCLAMP))
-                record(&res, KNOB_UCLAMP, apply_uclamp(tid, &res.before, want));
-        if (todo & KNOB_BIT(KNOB_IOPRIO))
-                record(&res, KNOB_IOPRIO, sys_ioprio_set(tid, want->ioprio));
-        if (todo & KNOB_BIT(KNOB_TIMER_SLACK))
-                record(&res, KNOB_TIMER_SLACK, sys_timer_slack_set(tid, want->timer_slack_ns));
-        if (todo & KNOB_BIT(KNOB_GROUP))
-                record(&res, KNOB_GROUP, apply_group(tid, &res.before, want->group));
+        /* The others each on their own. */
+        for (Knob k = 0; k < _KNOB_MAX; k++)
+                if ((todo & KNOB_BIT(k) & ~SCHED_KNOBS) && knob_row(k)->apply)
+                        record(&res, k, knob_row(k)->apply(tid, &res.before, want));
 
         for (Knob k = 0; k < _KNOB_MAX; k++)
                 if (res.error[k] == -ESRCH)

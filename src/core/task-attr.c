@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
-#include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "core/group.h"
 #include "core/kernel-caps.h"
+#include "core/knob-table.h"
 #include "core/macro.h"
 #include "core/sched-syscall.h"
 #include "core/task-attr.h"
@@ -53,19 +52,11 @@ const char *ioprio_format(int ioprio, char *buf, size_t size) {
 }
 
 void task_attr_from_sched_attr(const struct qos_sched_attr *sa, const KernelCaps *caps, TaskAttr *ret) {
-        TaskAttr a = { .uclamp_max = 1024 };
+        TaskAttr a = TASK_ATTR_NEUTRAL;
 
-        a.policy = (int) sa->sched_policy;
-        a.nice = sa->sched_nice;
-        a.reset_on_fork = sa->sched_flags & SCHED_FLAG_RESET_ON_FORK;
-        /* 6.12+ reports the slice in sched_runtime whether custom or not; a
-         * slice equal to the default is the default. Older kernels report 0. */
-        if (caps->supported[KNOB_SLICE] && sa->sched_runtime != caps->default_slice_ns)
-                a.slice_ns = sa->sched_runtime;
-        if (caps->supported[KNOB_UCLAMP]) {
-                a.uclamp_min = (int) sa->sched_util_min;
-                a.uclamp_max = (int) sa->sched_util_max;
-        }
+        for (Knob k = 0; k < _KNOB_MAX; k++)
+                if (knob_row(k)->from_sched)
+                        knob_row(k)->from_sched(sa, caps, &a);
         *ret = a;
 }
 
@@ -82,28 +73,14 @@ int task_attr_read_knobs(pid_t tid, unsigned mask, TaskAttr *ret) {
                 return r;
         task_attr_from_sched_attr(&sa, caps, &a);
 
-        if (mask & KNOB_BIT(KNOB_IOPRIO)) {
-                r = sys_ioprio_get(tid);
+        /* The others only when asked for, each with its own call. */
+        for (Knob k = 0; k < _KNOB_MAX; k++) {
+                const KnobRow *row = knob_row(k);
+                if (!(mask & KNOB_BIT(k)) || !row->read)
+                        continue;
+                r = row->read(tid, caps, &a);
                 if (r < 0)
                         return r;
-                a.ioprio = r;
-        }
-
-        if (mask & KNOB_BIT(KNOB_TIMER_SLACK)) {
-                r = sys_timer_slack_get(tid, &a.timer_slack_ns);
-                if (r == -ESRCH)
-                        return r;
-                if (r < 0)
-                        a.timer_slack_ns = 0; /* unreadable (another user's thread): unknown */
-        }
-
-        if ((mask & KNOB_BIT(KNOB_GROUP)) && caps->supported[KNOB_GROUP]) {
-                GroupPlace place;
-                r = group_locate(tid, &place, &a.group, NULL);
-                if (r == -ESRCH)
-                        return r;
-                /* Unreadable: treat as another manager's, so never moved. */
-                a.group_foreign = r < 0 || place == GROUP_PLACE_FOREIGN;
         }
 
         *ret = a;
@@ -117,76 +94,25 @@ int task_attr_read(pid_t tid, TaskAttr *ret) {
 unsigned task_attr_diff(const TaskAttr *a, const TaskAttr *b, unsigned mask) {
         unsigned d = 0;
 
-        if (a->policy != b->policy)
-                d |= KNOB_BIT(KNOB_POLICY);
-        /* nice means nothing to the kernel under SCHED_IDLE, but it is kept
-         * and comes back into force if the policy changes: compare it too. */
-        if (a->nice != b->nice)
-                d |= KNOB_BIT(KNOB_NICE);
-        if (a->slice_ns != b->slice_ns)
-                d |= KNOB_BIT(KNOB_SLICE);
-        if (a->uclamp_min != b->uclamp_min || a->uclamp_max != b->uclamp_max)
-                d |= KNOB_BIT(KNOB_UCLAMP);
-        if (a->ioprio != b->ioprio)
-                d |= KNOB_BIT(KNOB_IOPRIO);
-        if (a->timer_slack_ns != b->timer_slack_ns)
-                d |= KNOB_BIT(KNOB_TIMER_SLACK);
-        if (a->group != b->group)
-                d |= KNOB_BIT(KNOB_GROUP);
-        return d & mask;
+        for (Knob k = 0; k < _KNOB_MAX; k++) {
+                if (!(mask & KNOB_BIT(k)))
+                        continue;
+                const KnobRow *row = knob_row(k);
+                if (row->equal && !row->equal(a, b))
+                        d |= KNOB_BIT(k);
+        }
+        return d;
 }
 
 bool task_attr_is_realtime(const TaskAttr *a) {
         return a->policy == SCHED_FIFO || a->policy == SCHED_RR || a->policy == SCHED_DEADLINE;
 }
 
-static const char *format_ns(uint64_t ns, char *buf, size_t size) {
-        if (ns >= 1000000)
-                snprintf(buf, size, "%.2fms", (double) ns / 1e6);
-        else
-                snprintf(buf, size, "%" PRIu64 "us", ns / 1000);
-        return buf;
-}
-
 const char *task_attr_format_knob(const TaskAttr *a, Knob k, char *buf, size_t size) {
-        switch (k) {
-        case KNOB_POLICY:
-                snprintf(buf, size, "%s", sched_policy_to_string(a->policy));
-                break;
-        case KNOB_NICE:
-                snprintf(buf, size, "%d", a->nice);
-                break;
-        case KNOB_SLICE:
-                if (a->slice_ns == 0)
-                        snprintf(buf, size, "default");
-                else
-                        format_ns(a->slice_ns, buf, size);
-                break;
-        case KNOB_UCLAMP:
-                snprintf(buf, size, "%d..%d", a->uclamp_min, a->uclamp_max);
-                break;
-        case KNOB_RAMPUP:
-                snprintf(buf, size, "-");
-                break;
-        case KNOB_IOPRIO:
-                ioprio_format(a->ioprio, buf, size);
-                break;
-        case KNOB_TIMER_SLACK:
-                if (a->timer_slack_ns == 0)
-                        snprintf(buf, size, "?");
-                else
-                        format_ns(a->timer_slack_ns, buf, size);
-                break;
-        case KNOB_GROUP:
-                if (a->group != QCLASS_UNSPECIFIED)
-                        snprintf(buf, size, "%s.%s", group_prefix(), qclass_to_string(a->group));
-                else if (a->group_foreign)
-                        snprintf(buf, size, "foreign");
-                else
-                        snprintf(buf, size, "%s", kernel_caps()->cgroup.autogroup ? "autogroup" : "root");
-                break;
-        default:
+        const KnobRow *row = knob_row(k);
+        if (row)
+                row->format(a, buf, size);
+        else
                 snprintf(buf, size, "?");
-        }
         return buf;
 }

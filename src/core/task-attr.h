@@ -24,6 +24,11 @@ typedef struct TaskAttr {
         bool group_foreign;     /* in a cgroup another manager owns: seen, never changed, not compared */
 } TaskAttr;
 
+/* What a TaskAttr holds for a knob that was not read (the kernel lacks it,
+ * it was not asked for) or not recorded: zero (no custom slice, no I/O
+ * class, slack unknown, no group), and no clamp. */
+#define TASK_ATTR_NEUTRAL { .uclamp_max = 1024 }
+
 struct qos_sched_attr;
 typedef struct KernelCaps KernelCaps;
 

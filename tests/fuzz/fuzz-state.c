@@ -40,12 +40,12 @@ static void check_state(const uint8_t *data, size_t size) {
         while (pid_map_next(&m, &i, &key, &v)) {
                 const StateRecord *r = v;
                 StateRecord back;
-                char line[256];
+                char line[STATE_LINE_MAX];
                 int forget = -1;
                 if (r->tid != key || r->tid <= 0 || !qclass_is_valid(r->class) ||
                     (r->orig.group != QCLASS_UNSPECIFIED && !qclass_is_valid(r->orig.group)))
                         __builtin_trap();
-                if (state_record_format(r, line, sizeof line) < 0 || state_record_parse(line, &back, &forget) < 0 ||
+                if (state_record_format(r, line, sizeof line) < 0 || state_record_parse(line, &back, &forget, NULL, 0) < 0 ||
                     forget != 0 || back.tid != r->tid || back.start_time != r->start_time ||
                     back.class != r->class || !attr_equal(&back.orig, &r->orig) || !attr_equal(&back.set, &r->set))
                         __builtin_trap();

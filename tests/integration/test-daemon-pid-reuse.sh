@@ -67,7 +67,7 @@ start_qosd
 start_old
 p=$OLD
 stop_qosd KILL
-grep -q "^B $p " "$QOSD_ROOT/run/qos/qosd.state" || fail "state file lacks the old task"
+grep -q "^C tid=$p " "$QOSD_ROOT/run/qos/qosd.state" || fail "state file lacks the old task"
 reuse_pid "$p"
 start_qosd
 new_view_ok "$p" "new process under a reused PID after a crash and restart"

@@ -46,7 +46,7 @@ assert_contains "$(recovery)" "No space left on device" "the reason"
 grep -q "crash recovery is off" "$QOSD_LOG" || fail "no journal line about recovery being off"
 rm -f "$RUN/filler"
 WAIT_TIMEOUT=30 wait_for recovery_is "on" || fail "recovery did not come back after space was freed: $(recovery)"
-grep -q "^B $APP " "$STATE" || fail "the program's record is not in the state file after recovery came back"
+grep -q "^C tid=$APP " "$STATE" || fail "the program's record is not in the state file after recovery came back"
 grep -q "crash recovery is on again" "$QOSD_LOG" || fail "no journal line about recovery being on again"
 # And it is real: after SIGKILL the next qosd recovers the program.
 stop_qosd KILL
@@ -64,7 +64,7 @@ recovery_is "off:" || fail "status does not say recovery is off: $(recovery)"
 assert_contains "$(recovery)" "Read-only file system" "the reason"
 mount -o remount,rw "$RUN"
 WAIT_TIMEOUT=30 wait_for recovery_is "on" || fail "recovery did not come back after remount rw: $(recovery)"
-grep -q "^B $APP " "$STATE" || fail "the program's record is not in the state file"
+grep -q "^C tid=$APP " "$STATE" || fail "the program's record is not in the state file"
 ok "read-only /run: classes applied, recovery off and back on after remount"
 stop_app
 stop_qosd TERM

@@ -13,14 +13,6 @@
 #include "state/runtime-dir.h"
 #include "state/state-file.h"
 
-/* "B" records carry the group (which of qosd's cpu groups, 0: none) as a
- * ninth field; "A" records, from before groups, have eight and mean none. A
- * new tag rather than a longer "A" so that a torn "B" line never parses as
- * a shorter "A" one. */
-#define ATTR_FMT "%d %d %" PRIu64 " %d %d %d %d %" PRIu64 " %d"
-#define ATTR_ARGS(a) (a).policy, (a).nice, (a).slice_ns, (int) (a).reset_on_fork, \
-        (a).uclamp_min, (a).uclamp_max, (a).ioprio, (a).timer_slack_ns, (int) (a).group
-
 /* While records cannot be written, qosd tries again every
  * RUNTIME_RETRY_USEC (a rewrite from the registry: the records missed
  * meanwhile come back too). */
@@ -106,60 +98,6 @@ const char *state_file_status(const StateFile *sf, char *buf, size_t size) {
         return buf;
 }
 
-int state_record_format(const StateRecord *r, char *buf, size_t size) {
-        int n = snprintf(buf, size, "B %d %" PRIu64 " %d " ATTR_FMT " " ATTR_FMT "\n",
-                         (int) r->tid, r->start_time, (int) r->class, ATTR_ARGS(r->orig),
-                         ATTR_ARGS(r->set));
-        return n < 0 || (size_t) n >= size ? -ENOBUFS : n;
-}
-
-static int parse_attr(const char *s, bool with_group, TaskAttr *a, int *consumed) {
-        int rof, group = 0, n = 0;
-        if (sscanf(s, " %d %d %" SCNu64 " %d %d %d %d %" SCNu64 "%n", &a->policy, &a->nice,
-                   &a->slice_ns, &rof, &a->uclamp_min, &a->uclamp_max, &a->ioprio,
-                   &a->timer_slack_ns, &n) != 8)
-                return -EINVAL;
-        if (with_group) {
-                int m = 0;
-                if (sscanf(s + n, " %d%n", &group, &m) != 1 || (group != 0 && !qclass_is_valid(group)))
-                        return -EINVAL;
-                n += m;
-        }
-        a->reset_on_fork = rof;
-        a->group = group;
-        *consumed = n;
-        return 0;
-}
-
-int state_record_parse(const char *line, StateRecord *ret, int *ret_forget) {
-        StateRecord r = {};
-        int tid, cls, n = 0, m = 0;
-
-        if (sscanf(line, "F %d %" SCNu64 "%n", &tid, &r.start_time, &n) == 2 && n > 0) {
-                r.tid = tid;
-                *ret = r;
-                *ret_forget = 1;
-                return 0;
-        }
-        char tag = line[0];
-        if ((tag != 'A' && tag != 'B') ||
-            sscanf(line + 1, " %d %" SCNu64 " %d%n", &tid, &r.start_time, &cls, &n) != 3)
-                return -EINVAL;
-        if (tid <= 0 || !qclass_is_valid(cls))
-                return -EINVAL;
-        n += 1;
-        if (parse_attr(line + n, tag == 'B', &r.orig, &m) < 0)
-                return -EINVAL;
-        n += m;
-        if (parse_attr(line + n, tag == 'B', &r.set, &m) < 0)
-                return -EINVAL;
-        r.tid = tid;
-        r.class = cls;
-        *ret = r;
-        *ret_forget = 0;
-        return 0;
-}
-
 static int write_all(int fd, const char *buf, size_t len) {
         while (len > 0) {
                 ssize_t n = write(fd, buf, len);
@@ -191,7 +129,7 @@ static int append_line(StateFile *sf, const char *line, size_t len) {
 }
 
 int state_file_append_record(StateFile *sf, const StateRecord *r) {
-        char line[256];
+        char line[STATE_LINE_MAX];
         int n = state_record_format(r, line, sizeof line);
         if (n < 0)
                 return n;
@@ -204,7 +142,7 @@ int state_file_append(StateFile *sf, const TaskEntry *e) {
 }
 
 int state_file_write_record(int fd, const StateRecord *r) {
-        char line[256];
+        char line[STATE_LINE_MAX];
         int len = state_record_format(r, line, sizeof line);
         return len < 0 ? len : write_all(fd, line, (size_t) len);
 }
@@ -213,7 +151,7 @@ int state_file_forget(StateFile *sf, pid_t tid, uint64_t start_time) {
         char line[64];
         int n;
 
-        n = snprintf(line, sizeof line, "F %d %" PRIu64 "\n", (int) tid, start_time);
+        n = snprintf(line, sizeof line, "F tid=%d start=%" PRIu64 "\n", (int) tid, start_time);
         return append_line(sf, line, (size_t) n);
 }
 
@@ -331,7 +269,7 @@ void state_records_free(PidMap *m) {
 
 int state_file_read(FILE *f, const char *path, PidMap *ret) {
         PidMap m = PID_MAP_INIT;
-        char line[512];
+        char line[STATE_LINE_MAX], why[128];
         unsigned lineno = 0;
         int r;
 
@@ -340,8 +278,16 @@ int state_file_read(FILE *f, const char *path, PidMap *ret) {
                 StateRecord rec;
                 int forget;
                 lineno++;
-                if (state_record_parse(line, &rec, &forget) < 0) {
-                        log_warning("%s:%u: malformed record, skipped", path, lineno);
+                if (strlen(line) == sizeof line - 1 && line[sizeof line - 2] != '\n') {
+                        /* Longer than any record: the rest of it is no record either. */
+                        int c;
+                        while ((c = fgetc(f)) != EOF && c != '\n')
+                                ;
+                        log_warning("%s:%u: record skipped: over %d bytes", path, lineno, STATE_LINE_MAX - 1);
+                        continue;
+                }
+                if (state_record_parse(line, &rec, &forget, why, sizeof why) < 0) {
+                        log_warning("%s:%u: record skipped: %s", path, lineno, why);
                         continue;
                 }
                 StateRecord *old = pid_map_get(&m, rec.tid);

@@ -22,15 +22,9 @@
 
 #include "core/pid-map.h"
 #include "core/qclass.h"
+#include "core/state-record.h"
 #include "core/task-attr.h"
 #include "state/task-registry.h"
-
-typedef struct StateRecord {
-        pid_t tid;
-        uint64_t start_time;
-        QClass class;
-        TaskAttr orig, set;
-} StateRecord;
 
 /* Writes the live records (state_file_write_record() each) to fd for a
  * rewrite; *ret_n: how many. */
@@ -83,14 +77,11 @@ int state_file_remove(StateFile *sf);
 
 /* Replay a state file: the surviving record per TID (StateRecord*, to
  * free with free()) in *ret. A missing file gives an empty map; malformed
- * lines (a torn last line after a crash) are skipped. A file or directory
- * refused as runtime-dir.h says is not read (a warning, and an error). */
+ * lines (a torn last line after a crash) are skipped, each with a warning
+ * that says why. A file or directory refused as runtime-dir.h says is not
+ * read (a warning, and an error). */
 int state_file_load(const char *path, PidMap *ret);
 /* The same from an open stream (the parser without the file system: a
  * buffer through fmemopen() in the fuzzer); path only names it in warnings. */
 int state_file_read(FILE *f, const char *path, PidMap *ret);
 void state_records_free(PidMap *m);
-
-/* One record as a line, and back (exposed for the unit test). */
-int state_record_format(const StateRecord *r, char *buf, size_t size);
-int state_record_parse(const char *line, StateRecord *ret, int *ret_forget);
