@@ -22,22 +22,29 @@ static bool is_trusted(Manager *m, sd_bus_message *msg, const Caller *c) {
         return m->settings.foreground_gid != (gid_t) -1 && caller_in_group(msg, m->settings.foreground_gid);
 }
 
+/* SetForeground and ResetForeground: root's and the compositor's. */
+static int require_trusted(Manager *m, sd_bus_message *msg, sd_bus_error *error) {
+        Caller caller;
+        int r = caller_identify_or_refuse(&m->callers, msg, &caller, error);
+        if (r < 0)
+                return r;
+        if (is_trusted(m, msg, &caller))
+                return 0;
+        focus_count_refused(m);
+        return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
+                                "Only root or the ForegroundUser=/ForegroundGroup= of qosd.conf may set the "
+                                "foreground; a session source calls SetFocus.");
+}
+
 int focus_method_set_foreground(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         Manager *m = userdata;
         _cleanup_free_ pid_t *pids = NULL;
-        Caller caller;
         size_t n;
         int r;
 
-        r = caller_identify_or_refuse(&m->callers, msg, &caller, error);
+        r = require_trusted(m, msg, error);
         if (r < 0)
                 return r;
-        if (!is_trusted(m, msg, &caller)) {
-                focus_count_refused(m);
-                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
-                                        "Only root or the ForegroundUser=/ForegroundGroup= of qosd.conf may set the "
-                                        "foreground; a session source calls SetFocus.");
-        }
         r = bus_args_read_pids(msg, FOREGROUND_MAX, &pids, &n, error);
         if (r < 0)
                 return r;
@@ -49,18 +56,9 @@ int focus_method_set_foreground(sd_bus_message *msg, void *userdata, sd_bus_erro
 
 int focus_method_reset_foreground(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         Manager *m = userdata;
-        Caller caller;
-        int r;
-
-        r = caller_identify_or_refuse(&m->callers, msg, &caller, error);
+        int r = require_trusted(m, msg, error);
         if (r < 0)
                 return r;
-        if (!is_trusted(m, msg, &caller)) {
-                focus_count_refused(m);
-                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED,
-                                        "Only root or the ForegroundUser=/ForegroundGroup= of qosd.conf may reset the "
-                                        "foreground.");
-        }
         (void) focus_reset(m, "reset by a trusted caller (ResetForeground)");
         return sd_bus_reply_method_return(msg, "");
 }
