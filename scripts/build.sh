@@ -10,11 +10,11 @@ dir=${1:-build}
 shift || true
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-tests=false
-pkg-config --exists cmocka expat && tests=true
+tests=disabled
+pkg-config --exists cmocka expat && tests=enabled
 if [ ! -f "$dir/build.ninja" ]; then
         meson setup "$dir" -Dwerror=true -Dtests=$tests "$@" >"$log" 2>&1 || { cat "$log"; exit 1; }
-elif ! grep -q "\"name\": \"tests\", \"value\": $tests" "$dir/meson-info/intro-buildoptions.json" 2>/dev/null; then
+elif ! grep -q "\"name\": \"tests\", \"value\": \"$tests\"" "$dir/meson-info/intro-buildoptions.json" 2>/dev/null; then
         meson configure "$dir" -Dtests=$tests >"$log" 2>&1 || { cat "$log"; exit 1; }
 fi
 ninja -C "$dir" >"$log" 2>&1 || { cat "$log"; exit 1; }

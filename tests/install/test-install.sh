@@ -13,7 +13,7 @@
 setup() {
         local dir=$1
         shift
-        meson setup "$dir" "$QOS_SOURCE_ROOT" -Dtests=false -Db_sanitize=none "$@" >"$tmp/log" 2>&1 ||
+        meson setup "$dir" "$QOS_SOURCE_ROOT" -Dtests=disabled -Db_sanitize=none "$@" >"$tmp/log" 2>&1 ||
                 { cat "$tmp/log" >&2; fail "meson setup $*"; }
 }
 
