@@ -9,21 +9,27 @@
 # gives the BTF the scheduler is compiled against (CO-RE), and its source
 # tree gives libbpf, bpftool and the sched_ext headers of that kernel, so
 # the scheduler is built with the API of the kernel it runs on (6.12:
-# scx_bpf_dispatch, scx_bpf_consume). Nothing is written into the tree:
-# libbpf (static) and the bootstrap bpftool are built out of tree and kept
-# for the next run; only the scheduler itself is rebuilt every time (a few
-# seconds). Prints the path of the loader.
+# scx_bpf_dispatch, scx_bpf_consume); Debian 12's own libbpf and bpftool
+# are too old for it (src/scx/meson.build). Nothing is written into the
+# tree: libbpf (static) and the bootstrap bpftool are built out of tree
+# and kept for the next run. meson builds scx_qos itself, in a build
+# directory of its own configured with those and -Dscx=enabled, so a
+# missing piece is an error, not a skip; after the first run only what
+# changed in src/scx is rebuilt. Prints the path of the loader.
 #
 # QOS_KERNEL_EXT_DIR  the ext kernel's directory (default build-kernels/ext)
 # QOS_SCX_TOOLS       where libbpf and bpftool go (default
 #                     $QOS_KERNEL_EXT_DIR/scx-tools/<tree name>)
-# QOS_SCX_OUT         where scx_qos goes (default $QOS_KERNEL_EXT_DIR/current/scx)
+# QOS_SCX_OUT         where scx_qos goes (default $QOS_KERNEL_EXT_DIR/current/scx);
+#                     its meson build directory is build/ there
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 kext=${QOS_KERNEL_EXT_DIR:-$repo/build-kernels/ext}
 cur=$kext/current
 
-"$repo/scripts/install-deps.sh" clang-19 llvm-19 libelf-dev zlib1g-dev gcc make pkg-config >&2
+# meson configures the whole project, so the build group too.
+"$repo/scripts/install-deps.sh" --group build >&2
+"$repo/scripts/install-deps.sh" clang-19 llvm-19 libelf-dev zlib1g-dev make >&2
 
 if [ ! -s "$cur/vmlinux" ] || [ ! -s "$cur/tree" ]; then
         echo "build-scx-qos: no ext kernel in $cur; run scripts/build-kernel-ext.sh first" >&2
@@ -37,45 +43,38 @@ tree=$(cat "$cur/tree")
 # Absolute: libbpf's Makefile names its targets by absolute path.
 tools=$(realpath -m "${QOS_SCX_TOOLS:-$kext/scx-tools/$(basename "$tree")}")
 out=$(realpath -m "${QOS_SCX_OUT:-$cur/scx}")
-obj=$out/obj
-mkdir -p "$tools/libbpf" "$tools/bpftool" "$obj"
+build=$out/build
+mkdir -p "$tools/libbpf" "$tools/bpftool" "$out"
+rm -rf "$out/obj" # what this script compiled itself, before meson did
 make_q() { nice -n "${QOS_KERNEL_NICE:-10}" make -s "$@" >&2; }
 
 # libbpf, static and position independent (the loader is a PIE), with its
-# headers installed under $tools/include/bpf. make is incremental.
-make_q -C "$tree/tools/lib/bpf" OUTPUT="$tools/libbpf/" DESTDIR="$tools" prefix= \
-        EXTRA_CFLAGS='-g -O2 -fPIC' "$tools/libbpf/libbpf.a" install_headers
+# headers and libbpf.pc under $tools, where meson finds it. lib/ holds only
+# the static library, so -lbpf cannot pick the system's older libbpf.so.1
+# (same soname) at link or run time. make is incremental.
+make_q -C "$tree/tools/lib/bpf" OUTPUT="$tools/libbpf/" prefix="$tools" libdir_relative=lib \
+        EXTRA_CFLAGS='-g -O2 -fPIC' "$tools/libbpf/libbpf.a" install_headers install_pkgconfig
+install -m 644 "$tools/libbpf/libbpf.a" "$tools/lib/libbpf.a"
 # The bootstrap bpftool is enough for btf dump and gen object/skeleton.
 make_q -C "$tree/tools/bpf/bpftool" OUTPUT="$tools/bpftool/" bootstrap
-bpftool=$tools/bpftool/bootstrap/bpftool
 
-if [ ! -s "$obj/vmlinux.h" ] || [ "$cur/vmlinux" -nt "$obj/vmlinux.h" ]; then
-        "$bpftool" btf dump file "$cur/vmlinux" format c >"$obj/vmlinux.h.tmp"
-        mv "$obj/vmlinux.h.tmp" "$obj/vmlinux.h"
+# meson finds programs by name; a native file points these two at ours.
+printf "[binaries]\nbpftool = '%s'\nclang = 'clang-19'\n" \
+        "$tools/bpftool/bootstrap/bpftool" >"$tools/native.ini"
+options=(-Dscx=enabled -Dscx_kernel_source="$tree" -Dscx_vmlinux="$cur/vmlinux"
+        -Dpkg_config_path="$tools/lib/pkgconfig" -Dtests=false -Dx11=disabled)
+# The build directory builds the clone that runs this: another clone's
+# (a worktree sharing QOS_KERNEL_EXT_DIR) starts it afresh.
+source_of() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["directories"]["source"])' "$1"; }
+if [ -e "$build/meson-info/meson-info.json" ] && [ "$(source_of "$build/meson-info/meson-info.json")" != "$repo" ]; then
+        rm -rf "$build"
 fi
-
-# The flags of tools/sched_ext/Makefile: clang's own system include dirs
-# after ours (asm/types.h and friends for -target bpf), the tree's uapi.
-sys_includes=$(clang-19 -v -E - </dev/null 2>&1 |
-        sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
-# shellcheck disable=SC2086
-clang-19 -g -O2 -mcpu=v3 -target bpf -D__TARGET_ARCH_x86 -mlittle-endian \
-        -Wall -Wno-compare-distinct-pointer-types \
-        -I"$obj" -I"$tools/include" -I"$repo/src/scx" \
-        -I"$tree/tools/sched_ext/include" -I"$tree/tools/sched_ext/include/bpf-compat" \
-        -I"$tree/tools/include/uapi" $sys_includes \
-        -c "$repo/src/scx/scx_qos.bpf.c" -o "$obj/scx_qos.bpf.o"
-
-# Linking the object with itself is what the kernel's Makefile does before
-# the skeleton: it resolves static and extern symbols the way libbpf will.
-"$bpftool" gen object "$obj/scx_qos.linked.o" "$obj/scx_qos.bpf.o"
-"$bpftool" gen skeleton "$obj/scx_qos.linked.o" name scx_qos >"$obj/scx_qos.bpf.skel.h"
-
-version=$(sed -n "s/^ *version *: *'\([^']*\)'.*/\1/p" "$repo/meson.build" | head -n 1)
-gcc -g -O2 -Wall -Wextra -DSCX_QOS_VERSION="\"$version\"" -Wno-unused-parameter -Wno-sign-compare \
-        -I"$obj" -I"$tools/include" -I"$repo/src/scx" \
-        -I"$tree/tools/sched_ext/include" -I"$tree/tools/include/uapi" \
-        -o "$out/scx_qos.tmp" "$repo/src/scx/scx_qos.c" \
-        "$tools/libbpf/libbpf.a" -lelf -lz
+if [ -e "$build/meson-private/coredata.dat" ]; then
+        meson configure "$build" "${options[@]}" >&2
+else
+        meson setup "$build" "$repo" --native-file "$tools/native.ini" "${options[@]}" >&2
+fi
+nice -n "${QOS_KERNEL_NICE:-10}" meson compile -C "$build" src/scx/scx_qos >&2
+cp "$build/src/scx/scx_qos" "$out/scx_qos.tmp"
 mv "$out/scx_qos.tmp" "$out/scx_qos"
 echo "$out/scx_qos"

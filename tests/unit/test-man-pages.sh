@@ -126,7 +126,7 @@ if [ -n "${QOS_FOCUS:-}" ]; then
 else
         echo "qos-focus: not built (no X11 libraries); its page not compared"
 fi
-# scx_qos needs a kernel with sched_ext to build (make kernel-ext).
+# scx_qos needs a kernel with sched_ext to build (meson's -Dscx, make kernel-ext).
 scx=${QOS_SCX_LOADER:-$QOS_SOURCE_ROOT/build-kernels/ext/current/scx/scx_qos}
 if [ -x "$scx" ]; then
         check_program scx_qos scx_qos.8 "$scx"
