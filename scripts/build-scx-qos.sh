@@ -62,7 +62,7 @@ make_q -C "$tree/tools/bpf/bpftool" OUTPUT="$tools/bpftool/" bootstrap
 printf "[binaries]\nbpftool = '%s'\nclang = 'clang-19'\n" \
         "$tools/bpftool/bootstrap/bpftool" >"$tools/native.ini"
 options=(-Dscx=enabled -Dscx_kernel_source="$tree" -Dscx_vmlinux="$cur/vmlinux"
-        -Dpkg_config_path="$tools/lib/pkgconfig" -Dtests=false -Dx11=disabled)
+        -Dpkg_config_path="$tools/lib/pkgconfig" -Dtests=disabled -Dx11=disabled)
 # The build directory builds the clone that runs this: another clone's
 # (a worktree sharing QOS_KERNEL_EXT_DIR) starts it afresh.
 source_of() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["directories"]["source"])' "$1"; }
