@@ -39,6 +39,17 @@ grep -q '^ReadWritePaths=/opt/qostest/var/run/qos ' "$unit" || fail "$unit: the 
 ! grep -q '^RuntimeDirectory=' "$unit" || fail "$unit: RuntimeDirectory= would make /run/qos, not the prefix's"
 ok "installed below $P: private preload library, settings, headers, unit"
 
+# The shipped rules: every file of conf/apps.d in the prefix's datadir, and
+# the installed qosctl loads them without a message.
+diff <(cd "$QOS_SOURCE_ROOT/conf/apps.d" && ls) <(cd "$P/share/qos/apps.d" && ls) >"$tmp/log" ||
+        { cat "$tmp/log" >&2; fail "the installed $P/share/qos/apps.d differs from conf/apps.d"; }
+n=$(find "$QOS_SOURCE_ROOT/conf/apps.d" -name '*.conf' | wc -l)
+LD_LIBRARY_PATH=$libdir "$P/bin/qosctl" check "$P/share/qos/apps.d" >"$tmp/log" 2>&1 ||
+        { cat "$tmp/log" >&2; fail "qosctl check of the installed rules"; }
+grep -Eqx "$n files, [0-9]+ rules: 0 errors, 0 warnings" "$tmp/log" ||
+        { cat "$tmp/log" >&2; fail "the installed rules do not load clean"; }
+ok "the $n shipped rule files installed in $P/share/qos/apps.d, and they load clean"
+
 # What the installed programs say. Nothing may point outside the prefix.
 help=$(LD_LIBRARY_PATH=$libdir "$P/bin/qosctl" --help)
 for want in "/opt/qostest/share/qos/apps.d" "/opt/qostest/etc/qos/apps.d" "/opt/qostest/var/run/qos/apps.d" \
