@@ -263,11 +263,13 @@ static void test_programs_match_their_files(void **state) {
 /* What an admin does (qos.d(5), docs/default-rules.md): a file named after
  * one program of a family file, matching it by name, decides for it (same
  * specificity, higher directory); a file named like a shipped one, as
- * `qosctl import ananicy` writes them, masks it. */
+ * `qosctl import ananicy` writes them, masks it; under another name, a
+ * name-matching file loses to a shipped full-path one. */
 static void test_admin_files_override(void **state) {
         char *admin = tree_new();
         tree_write(admin, "gzip.conf", "[Match]\nExecutable=gzip\n[Process]\nClass=utility\n");
         tree_write(admin, "jackd.conf", "[Match]\nExecutable=jackd\n[Process]\nClass=user-initiated\n");
+        tree_write(admin, "xwl.conf", "[Match]\nExecutable=Xwayland\n[Process]\nClass=background\n");
         const char *const dirs[] = { SHIPPED, admin };
         RuleSources src = { .dirs = dirs, .n_dirs = 2 };
         DiagList diag = { 0 };
@@ -289,6 +291,11 @@ static void test_admin_files_override(void **state) {
         assert_string_equal(m.app, "jackd");
         assert_int_equal(m.class, QCLASS_USER_INITIATED);
         assert_non_null(strstr(m.origin.path, admin));
+        /* Under another name, a name loses to the shipped full path. */
+        ProcessInfo xwl = { .exe = "/usr/bin/Xwayland", .cmdline = "Xwayland :1", .arg0 = "Xwayland", .comm = "Xwayland" };
+        assert_int_equal(ruleset_match(rs, &xwl, NULL, &m), 1);
+        assert_string_equal(m.app, "Xwayland");
+        assert_int_equal(m.class, QCLASS_USER_INTERACTIVE);
 
         diag_list_clear(&diag);
         tree_remove(admin);
