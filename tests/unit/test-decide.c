@@ -209,6 +209,37 @@ static void test_table(void **state) {
         }
 }
 
+static bool count_and_hold(const void *userdata, pid_t pid) {
+        (*(unsigned *) userdata)++;
+        return true;
+}
+
+/* The gate is asked only when a rule says user-interactive: it may read
+ * /proc, and most verdicts are for other classes. */
+static void test_gate_asked_only_for_user_interactive(void **state) {
+        const KernelCaps kc = caps();
+        unsigned asked = 0;
+        ProcessRecord bg = { .pid = 10, .exe = (char *) "/usr/bin/indexer", .arg0 = (char *) "indexer",
+                             .cmdline = (char *) "/usr/bin/indexer", .comm = (char *) "indexer",
+                             .cgroup = (char *) "/", .uid = ME };
+        ProcessRecord ui = bg;
+        ui.exe = ui.cmdline = (char *) "/usr/bin/editor";
+        ui.arg0 = ui.comm = (char *) "editor";
+        ThreadFacts f = { .rules = rs, .process = &bg, .thread_name = "indexer", .caps = &kc,
+                          .holds_interactive = count_and_hold, .holds_userdata = &asked };
+        Decision d;
+
+        assert_true(decide_rule(&f, &d) > 0);
+        assert_int_equal(d.class, QCLASS_BACKGROUND);
+        assert_int_equal(asked, 0);
+        f.process = &ui;
+        f.thread_name = "editor";
+        assert_true(decide_rule(&f, &d) > 0);
+        assert_int_equal(asked, 1);
+        assert_int_equal(d.class, QCLASS_UTILITY);
+        assert_true(d.held);
+}
+
 /* Every action has words for qosctl explain. */
 static void test_every_action_says_why(void **state) {
         for (Action a = 0; a < _ACTION_MAX; a++)
@@ -218,6 +249,7 @@ static void test_every_action_says_why(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_table),
+                cmocka_unit_test(test_gate_asked_only_for_user_interactive),
                 cmocka_unit_test(test_every_action_says_why),
         };
         return cmocka_run_group_tests(tests, setup, teardown);

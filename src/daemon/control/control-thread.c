@@ -94,12 +94,18 @@ static TaskEntry *take_recovered(Manager *m, const TaskRef *ref, pid_t tgid, con
         return e;
 }
 
+/* The gate of the moment, asked by decide() only for user-interactive. */
+static bool holds_interactive(const void *userdata, pid_t pid) {
+        return focus_holds_interactive(userdata, pid);
+}
+
 int control_decide(Manager *m, const ProcessRecord *p, const char *thread_name, Decision *ret) {
         ThreadFacts f = {
                 .rules = m->rules,
                 .process = p,
                 .thread_name = thread_name,
-                .outside_foreground = focus_holds_interactive(m, p->pid),
+                .holds_interactive = holds_interactive,
+                .holds_userdata = m,
                 .caps = kernel_caps(),
         };
         return decide_rule(&f, ret);
@@ -180,7 +186,8 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
                 .rules = m->rules,
                 .process = p,
                 .thread_name = comm,
-                .outside_foreground = focus_holds_interactive(m, p->pid),
+                .holds_interactive = holds_interactive,
+                .holds_userdata = m,
                 .now = &cur,
                 .entry = e,
                 .on_foreign = m->settings.on_foreign,

@@ -43,7 +43,8 @@ bool decide_has_class(const TaskEntry *e, const TaskAttr *now, QClass c, const K
 int decide_rule(const ThreadFacts *f, Decision *ret) {
         int r = policy_decide(f->rules, f->process, f->thread_name, ret);
         if (r >= 0 && ret->class == QCLASS_USER_INTERACTIVE)
-                policy_gate_interactive(ret, f->outside_foreground);
+                policy_gate_interactive(ret, f->holds_interactive ? f->holds_interactive(f->holds_userdata, f->process->pid)
+                                                                  : f->outside_foreground);
         return r;
 }
 

@@ -20,6 +20,11 @@ typedef struct ThreadFacts {
         const ProcessRecord *process;
         const char *thread_name;        /* NULL: the process's own rule */
         bool outside_foreground;        /* the gate holds user-interactive (focus.h) */
+        /* Or, when set, asked instead, and only when a rule says
+         * user-interactive: the gate may read /proc, which most verdicts
+         * (every event of a storm) need not pay for. */
+        bool (*holds_interactive)(const void *userdata, pid_t pid);
+        const void *holds_userdata;
         const TaskAttr *now;            /* its settings without loans (override_base_view), or NULL */
         const TaskEntry *entry;         /* qosd's record of this very task, or NULL */
         ForeignPolicy on_foreign;
