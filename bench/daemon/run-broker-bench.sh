@@ -14,19 +14,11 @@ export QOSD=$PWD/$B/src/daemon/qosd QOSCTL=$PWD/$B/src/cli/qosctl QOS_SOURCE_ROO
 export QOS_TEST_THREADS=$PWD/$B/tests/helpers/qos-test-threads QOS_FORK_STORM=$PWD/$B/tests/helpers/qos-fork-storm
 source tests/integration/lib.sh
 require_root
-user=qos-bench-broker
-make_user "$user"
-mkdir -p "$TEST_TMP/bin"
-cp "$B/bench/daemon/bench-broker-rtt" "$TEST_TMP/bin/"
-cp -L "$B/src/lib/libqos.so.0" "$TEST_TMP/bin/"
-chmod -R a+rX "$TEST_TMP/bin"
-start_dbus
-qosd_root_init
-start_qosd
+source bench/daemon/broker-setup.sh
+broker_bench_start qos-bench-broker
 
 run() {
-        runuser -u "$user" -- env LD_LIBRARY_PATH="$TEST_TMP/bin" DBUS_SYSTEM_BUS_ADDRESS="$DBUS_SYSTEM_BUS_ADDRESS" \
-                "$TEST_TMP/bin/bench-broker-rtt" "$CALLS"
+        broker_bench_run "$CALLS"
 }
 printf "%-40s %8s %8s %8s\n" "brokered promotion, $CALLS calls" "p50 µs" "p99 µs" "max µs"
 printf "%-40s %8s %8s %8s\n" "qosd idle" $(run)

@@ -18,15 +18,8 @@ export QOS_TEST_THREADS=$B/tests/helpers/qos-test-threads
 source tests/integration/lib.sh
 require_root
 command -v strace >/dev/null || scripts/install-deps.sh strace >&2
-user=qos-bench-sysc
-make_user "$user"
-mkdir -p "$TEST_TMP/bin"
-cp "$B/bench/daemon/bench-broker-rtt" "$TEST_TMP/bin/"
-cp -L "$B/src/lib/libqos.so.0" "$TEST_TMP/bin/"
-chmod -R a+rX "$TEST_TMP/bin"
-start_dbus
-qosd_root_init
-start_qosd
+source bench/daemon/broker-setup.sh
+broker_bench_start qos-bench-sysc
 
 trace=$TEST_TMP/strace
 # One tracer (a process takes only one): every call, counted afterwards.
@@ -34,8 +27,7 @@ strace -f -qq -o "$trace" -p "$QOSD_PID" &
 tracer=$!
 on_exit "kill -INT $tracer 2>/dev/null"
 sleep 1
-runuser -u "$user" -- env LD_LIBRARY_PATH="$TEST_TMP/bin" DBUS_SYSTEM_BUS_ADDRESS="$DBUS_SYSTEM_BUS_ADDRESS" \
-        "$TEST_TMP/bin/bench-broker-rtt" "$CALLS" >/dev/null &
+broker_bench_run "$CALLS" >/dev/null &
 bench=$!
 sleep 0.2
 asker=$(pgrep -n -f "$TEST_TMP/bin/bench-broker-rtt" || true)

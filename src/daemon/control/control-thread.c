@@ -99,15 +99,21 @@ static bool holds_interactive(const void *userdata, pid_t pid) {
         return focus_holds_interactive(userdata, pid);
 }
 
-int control_decide(Manager *m, const ProcessRecord *p, const char *thread_name, Decision *ret) {
-        ThreadFacts f = {
+/* What decide() knows of any thread of p: the rules, the gate, the kernel. */
+static ThreadFacts facts_of(Manager *m, const ProcessRecord *p, const char *thread_name) {
+        return (ThreadFacts) {
                 .rules = m->rules,
                 .process = p,
                 .thread_name = thread_name,
                 .holds_interactive = holds_interactive,
                 .holds_userdata = m,
+                .on_foreign = m->settings.on_foreign,
                 .caps = kernel_caps(),
         };
+}
+
+int control_decide(Manager *m, const ProcessRecord *p, const char *thread_name, Decision *ret) {
+        ThreadFacts f = facts_of(m, p, thread_name);
         return decide_rule(&f, ret);
 }
 
@@ -182,17 +188,9 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
         if (!e)
                 e = take_recovered(m, &ref, p->pid, &cur); /* the previous run (killed) changed it? */
 
-        ThreadFacts f = {
-                .rules = m->rules,
-                .process = p,
-                .thread_name = comm,
-                .holds_interactive = holds_interactive,
-                .holds_userdata = m,
-                .now = &cur,
-                .entry = e,
-                .on_foreign = m->settings.on_foreign,
-                .caps = kernel_caps(),
-        };
+        ThreadFacts f = facts_of(m, p, comm);
+        f.now = &cur;
+        f.entry = e;
         r = decide(&f, &v);
         if (r < 0)
                 return log_error_errno(r, "matching thread %d failed: %m", (int) tid);
