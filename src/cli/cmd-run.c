@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* qosctl run: put ourselves in a class, then exec the command (like nice;
- * where systemd runs the machine, background also gets an idle scope);
+ * qosd grants the class when it runs; where systemd runs the machine,
+ * background also gets an idle scope);
  * with --preload, load libqos-preload.so into it so that the rules give
  * the command and every thread it creates their class from the start. */
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/class-request.h"
 #include "cli/cli.h"
 #include "core/macro.h"
 #include "core/proc.h"
@@ -46,6 +48,26 @@ static int add_preload(bool verbose) {
         return EXIT_OK;
 }
 
+/* Our own thread into the class before the exec, which keeps it: through
+ * qosd when it runs (it may hold a class lower, which is said on stderr,
+ * and remembers the request across the exec), else directly. */
+static int enter_class(QClass c, bool verbose) {
+        _cleanup_(class_request_close) ClassRequester q = {};
+        char text[400];
+        ClassAnswer a;
+
+        if (class_request_open(&q, "run") == 0)
+                return cli_apply_to_thread(gettid(), c, verbose, false, NULL);
+        int r = class_request_thread(&q, gettid(), c, verbose, false, &a);
+        if (r != EXIT_OK)
+                return r;
+        if (a.granted != a.asked)
+                fprintf(stderr, "qosctl run: %s\n", class_answer_format(&a, text, sizeof text));
+        else if (verbose)
+                printf("%s\n", class_answer_format(&a, text, sizeof text));
+        return EXIT_OK;
+}
+
 int cmd_run(int argc, char **argv) {
         CliTaskOptions o = { .class = QCLASS_UNSPECIFIED };
         int r;
@@ -72,7 +94,7 @@ int cmd_run(int argc, char **argv) {
                                 strerror(-r));
         }
         if (o.class != QCLASS_UNSPECIFIED) {
-                r = cli_apply_to_thread(gettid(), o.class, o.verbose, false);
+                r = enter_class(o.class, o.verbose);
                 if (r != EXIT_OK)
                         return r;
         }
