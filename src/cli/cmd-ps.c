@@ -41,8 +41,8 @@ static void help(void) {
 
 enum { COL_PID, COL_TID, COL_COMM, COL_CLASS, COL_STATE, COL_RULE, COL_LOAN, COL_KNOBS, _COL_MAX };
 
-/* On a terminal too narrow for all of it, RULE gives up width first (its
- * end, file:line, stays), then KNOBS, left out when too narrow to say
+/* On a terminal too narrow for all of it, RULE gives up width first (a
+ * file keeps its end, file:line; a request its start), then KNOBS, left out when too narrow to say
  * anything, then COMM. LOAN is left out there when no thread has a loan. */
 static const TableColumn columns[_COL_MAX] = {
         [COL_PID] = { "PID", .right = true },
@@ -50,7 +50,7 @@ static const TableColumn columns[_COL_MAX] = {
         [COL_COMM] = { "COMM", .cut = TABLE_CUT_END, .min = 8, .order = 3 },
         [COL_CLASS] = { "CLASS" },
         [COL_STATE] = { "STATE" },
-        [COL_RULE] = { "RULE", .cut = TABLE_CUT_START, .min = 16, .order = 1 },
+        [COL_RULE] = { "RULE", .cut = TABLE_CUT_PATH, .min = 16, .order = 1 },
         [COL_LOAN] = { "LOAN", .hide_blank = true },
         [COL_KNOBS] = { "KNOBS", .cut = TABLE_CUT_END, .min = 24, .drop = true, .order = 2 },
 };

@@ -175,7 +175,7 @@ static void put_cell(FILE *line, const char *s, size_t w, const TableColumn *c, 
         const char *e = ellipsis();
         size_t ew = table_text_width(e);
 
-        if (sw > w && w > ew && c->cut == TABLE_CUT_START) {
+        if (sw > w && w > ew && c->cut == TABLE_CUT_PATH && strchr(s, '/')) {
                 /* Skip characters until what is left fits beside the ellipsis. */
                 while (*s && sw > w - ew) {
                         s += next_char(s, &cw);

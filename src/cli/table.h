@@ -14,7 +14,8 @@
 typedef enum TableCut {
         TABLE_CUT_NEVER,        /* always whole */
         TABLE_CUT_END,          /* "policy=idle nice=1…": the start says most */
-        TABLE_CUT_START,        /* "…/apps.d/firefox.conf:9": the end says most */
+        TABLE_CUT_PATH,         /* a path keeps its end ("…/apps.d/firefox.conf:9"),
+                                 * other text its start, as TABLE_CUT_END */
 } TableCut;
 
 typedef struct TableColumn {

@@ -19,7 +19,7 @@ static const TableColumn columns[N] = {
         [COMM] = { "COMM", .cut = TABLE_CUT_END, .min = 8, .order = 3 },
         [CLASS] = { "CLASS" },
         [STATE] = { "STATE" },
-        [RULE] = { "RULE", .cut = TABLE_CUT_START, .min = 16, .order = 1 },
+        [RULE] = { "RULE", .cut = TABLE_CUT_PATH, .min = 16, .order = 1 },
         [LOAN] = { "LOAN", .hide_blank = true },
         [KNOBS] = { "KNOBS", .cut = TABLE_CUT_END, .min = 24, .drop = true, .order = 2 },
 };
