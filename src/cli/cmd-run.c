@@ -19,12 +19,14 @@
 
 static void help(void) {
         printf("Usage: qosctl run [-c CLASS] [-P] [-v] COMMAND [ARGS...]\n\n"
-               "Run COMMAND in CLASS (default: background, which anyone may choose).\n\n"
+               "Run COMMAND in CLASS (default: background, which anyone may choose).\n"
+               "When qosd runs, qosctl asks it for the class, and qosd keeps it across the\n"
+               "exec; a class it holds lower is said on stderr, a refusal is an error.\n\n"
                "  -c, --class CLASS  user-interactive, user-initiated, utility, background\n"
                "  -P, --preload      load libqos-preload.so into COMMAND and its children:\n"
                "                     the rules give each process and thread its class when\n"
                "                     it starts or is renamed (without -c: no class of our own)\n"
-               "  -v, --verbose      print what changed before running COMMAND\n"
+               "  -v, --verbose      print qosd's answer and what changed before running COMMAND\n"
                "  -h, --help         show this help\n");
 }
 
