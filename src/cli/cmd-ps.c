@@ -42,8 +42,9 @@ static void help(void) {
 enum { COL_PID, COL_TID, COL_COMM, COL_CLASS, COL_STATE, COL_RULE, COL_LOAN, COL_KNOBS, _COL_MAX };
 
 /* On a terminal too narrow for all of it, RULE gives up width first (a
- * file keeps its end, file:line; a request its start), then KNOBS, left out when too narrow to say
- * anything, then COMM. LOAN is left out there when no thread has a loan. */
+ * file keeps its end, file:line; a request its start), then KNOBS, left
+ * out when too narrow to show policy and nice, then COMM. LOAN is left
+ * out there when no thread has a loan. */
 static const TableColumn columns[_COL_MAX] = {
         [COL_PID] = { "PID", .right = true },
         [COL_TID] = { "TID", .right = true },
