@@ -13,6 +13,7 @@
 #include "core/kernel-caps.h"
 #include "core/macro.h"
 #include "core/proc.h"
+#include "core/task-privilege.h"
 #include "core/term-escape.h"
 
 static const char *root_override;
@@ -191,12 +192,60 @@ void cli_print_changes(pid_t tid, const char *comm, const ApplyResult *res) {
         printf("\n");
 }
 
-int cli_apply_to_thread(pid_t tid, QClass c, bool verbose, bool vanished_ok) {
+/* What an unprivileged caller may not change and leaves as it is, said
+ * with -v: the cpu cgroup is root's, another thread's timer slack needs
+ * CAP_SYS_NICE. qosd, when it runs, sets both. */
+static void print_left_out(pid_t tid, const TaskAttr *cur, const TaskAttr *want, unsigned mask) {
+        unsigned left = task_attr_diff(cur, want, KNOBS_ALL & ~mask);
+        for (Knob k = 0; k < _KNOB_MAX; k++)
+                if (left & KNOB_BIT(k))
+                        printf("%d: %s left as it is: %s\n", (int) tid, knob_to_string(k),
+                               k == KNOB_GROUP ? "moving a thread between cpu cgroups needs root or qosd"
+                                               : "another thread's needs CAP_SYS_NICE or qosd");
+}
+
+/* Without privilege, what the caller cannot do is decided before anything
+ * is changed: a refused promotion leaves the thread as it was (were it
+ * half-applied, qosd would later find it changed by someone else and
+ * leave it alone for good). Returns EXIT_OK to go on, else the exit code. */
+static int plan_unprivileged(pid_t tid, QClass c, const TaskAttr *cur, TaskAttr *want, unsigned *mask) {
+        if (kernel_caps()->privileged)
+                return EXIT_OK;
+        if (owned_by_other_user(tid)) {
+                fprintf(stderr, "qosctl: thread %d belongs to another user; only root may change it\n", (int) tid);
+                return EXIT_DENIED;
+        }
+        if (!task_plan_own_change(cur, tid == gettid(), want, mask))
+                return EXIT_OK;
+        fprintf(stderr,
+                "qosctl: %s for thread %d needs privilege, and qosd, which grants it, is not running: anyone may "
+                "lower a class, but raising one (lower nice, leaving SCHED_IDLE) needs root; nothing was changed\n",
+                qclass_to_string(c), (int) tid);
+        return EXIT_DENIED;
+}
+
+int cli_apply_to_thread(pid_t tid, QClass c, bool verbose, bool vanished_ok, bool *ret_done) {
         ApplyResult res;
+        TaskAttr cur, want;
+        unsigned mask = KNOBS_ALL;
         char comm[PROC_COMM_MAX] = "?";
         int r;
 
-        r = task_apply_class(tid, c, &res);
+        if (ret_done)
+                *ret_done = false;
+        r = task_attr_read(tid, &cur);
+        if (r >= 0 && task_attr_is_realtime(&cur))
+                r = -EBUSY;
+        if (r == -ESRCH && vanished_ok)
+                return EXIT_OK;
+        if (r < 0)
+                return cli_report_apply_error(tid, r, NULL, c);
+        class_target_attr(c, kernel_caps(), &want);
+        r = plan_unprivileged(tid, c, &cur, &want, &mask);
+        if (r != EXIT_OK)
+                return r;
+
+        r = task_apply_attr_from(tid, &cur, &want, mask, &res);
         if (r == -ESRCH && vanished_ok)
                 return EXIT_OK;
         if (r < 0 || !apply_result_ok(&res)) {
@@ -204,9 +253,12 @@ int cli_apply_to_thread(pid_t tid, QClass c, bool verbose, bool vanished_ok) {
                 if (e != EXIT_OK)
                         return e;
         }
+        if (ret_done)
+                *ret_done = true;
         if (verbose) {
                 (void) proc_comm(0, tid, comm);
                 cli_print_changes(tid, comm, &res);
+                print_left_out(tid, &cur, &want, mask);
         }
         return EXIT_OK;
 }

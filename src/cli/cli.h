@@ -63,10 +63,15 @@ int cli_report_apply_error(pid_t tid, int r, const ApplyResult *res, QClass c);
 /* Print the knobs that changed ("policy normal->idle, nice 0->19"). */
 void cli_print_changes(pid_t tid, const char *comm, const ApplyResult *res);
 
-/* Apply class c to one thread; with verbose print what changed. Returns an
- * exit code. A thread that has exited counts as success when
- * vanished_ok (it was one of many, seen a moment ago). */
-int cli_apply_to_thread(pid_t tid, QClass c, bool verbose, bool vanished_ok);
+/* Apply class c to one thread directly, when qosd is not running (else
+ * class-request.h asks qosd); with verbose print what changed. Without
+ * privilege only what the kernel allows is tried (a promotion it would
+ * refuse changes nothing; the group and another thread's timer slack are
+ * left as they are, said with verbose). Returns an exit code; *ret_done
+ * (may be NULL) says whether the thread got the class. A thread that has
+ * exited counts as success when vanished_ok (it was one of many, seen a
+ * moment ago). */
+int cli_apply_to_thread(pid_t tid, QClass c, bool verbose, bool vanished_ok, bool *ret_done);
 
 /* The loader's messages to stderr, one a line, escaped for the terminal:
  * they quote file names and the files' text, which others may write. */

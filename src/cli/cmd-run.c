@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* qosctl run: put ourselves in a class, then exec the command (like nice;
- * where systemd runs the machine, background also gets an idle scope);
+ * qosd grants the class when it runs; where systemd runs the machine,
+ * background also gets an idle scope);
  * with --preload, load libqos-preload.so into it so that the rules give
  * the command and every thread it creates their class from the start. */
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/class-request.h"
 #include "cli/cli.h"
 #include "core/macro.h"
 #include "core/proc.h"
@@ -17,12 +19,14 @@
 
 static void help(void) {
         printf("Usage: qosctl run [-c CLASS] [-P] [-v] COMMAND [ARGS...]\n\n"
-               "Run COMMAND in CLASS (default: background, which anyone may choose).\n\n"
+               "Run COMMAND in CLASS (default: background, which anyone may choose).\n"
+               "When qosd runs, qosctl asks it for the class, and qosd keeps it across the\n"
+               "exec; a class it holds lower is said on stderr, a refusal is an error.\n\n"
                "  -c, --class CLASS  user-interactive, user-initiated, utility, background\n"
                "  -P, --preload      load libqos-preload.so into COMMAND and its children:\n"
                "                     the rules give each process and thread its class when\n"
                "                     it starts or is renamed (without -c: no class of our own)\n"
-               "  -v, --verbose      print what changed before running COMMAND\n"
+               "  -v, --verbose      print qosd's answer and what changed before running COMMAND\n"
                "  -h, --help         show this help\n");
 }
 
@@ -43,6 +47,26 @@ static int add_preload(bool verbose) {
                 return EXIT_FAIL;
         if (verbose)
                 printf("LD_PRELOAD=%s\n", value);
+        return EXIT_OK;
+}
+
+/* Our own thread into the class before the exec, which keeps it: through
+ * qosd when it runs (it may hold a class lower, which is said on stderr,
+ * and remembers the request across the exec), else directly. */
+static int enter_class(QClass c, bool verbose) {
+        _cleanup_(class_request_close) ClassRequester q = {};
+        char text[400];
+        ClassAnswer a;
+
+        if (class_request_open(&q, "run") == 0)
+                return cli_apply_to_thread(gettid(), c, verbose, false, NULL);
+        int r = class_request_thread(&q, gettid(), c, verbose, false, &a);
+        if (r != EXIT_OK)
+                return r;
+        if (a.granted != a.asked)
+                fprintf(stderr, "qosctl run: %s\n", class_answer_format(&a, text, sizeof text));
+        else if (verbose)
+                printf("%s\n", class_answer_format(&a, text, sizeof text));
         return EXIT_OK;
 }
 
@@ -72,7 +96,7 @@ int cmd_run(int argc, char **argv) {
                                 strerror(-r));
         }
         if (o.class != QCLASS_UNSPECIFIED) {
-                r = cli_apply_to_thread(gettid(), o.class, o.verbose, false);
+                r = enter_class(o.class, o.verbose);
                 if (r != EXIT_OK)
                         return r;
         }

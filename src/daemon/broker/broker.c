@@ -196,6 +196,49 @@ int broker_set_thread_class(Manager *m, const Caller *caller, const SetThreadCla
         return 0;
 }
 
+/* Decide a remembered request again and move the thread if the verdict
+ * changed. */
+static void reevaluate_one(Manager *m, pid_t tid, const char *why) {
+        TaskEntry *e = registry_get(&m->tasks, tid);
+        AccessRequest a;
+        AccessVerdict v;
+        char cap_origin[300], origin[512], gate_reason[128];
+        if (!e || e->state != TASK_REQUESTED)
+                return;
+        /* The caller's standing was settled when it asked (same user, own
+         * process or downwards); what moves is the gate and the caps. */
+        a = (AccessRequest) {
+                .caller_uid = e->requester_uid,
+                .caller_privileged = e->requester_privileged,
+                .caller_pid = e->requester,
+                .target_uid = e->requester_uid, /* checked equal when it asked */
+                .target_pid = e->tgid,
+                .requested = e->wanted,
+                .requested_relpri = e->relpri,
+                .current = e->wanted,
+                .current_relpri = e->relpri,
+        };
+        fill_request(m, &a, e->tgid, e->tid, cap_origin, sizeof cap_origin, gate_reason, sizeof gate_reason);
+        access_decide(&a, &v);
+        if (v.result == ACCESS_DENIED)
+                return;
+        QClass wanted = e->wanted;
+        int relpri = e->relpri;
+        Caller c = { .pid = e->requester, .uid = e->requester_uid, .privileged = e->requester_privileged };
+        format_origin(origin, sizeof origin, wanted, c.pid, c.uid, &v);
+        if (v.granted == e->class) {
+                /* Same class, maybe for another reason now. */
+                (void) registry_set_origin(e, e->app, origin, v.reason_private);
+                return;
+        }
+        int r = control_request(m, e->tid, e->start_time, e->tgid, v.granted, relpri, origin, v.reason_private,
+                                false);
+        if (r > 0) {
+                remember(m, tid, wanted, relpri, &c);
+                log_debug("thread %d: %s (%s)", (int) tid, origin, why);
+        }
+}
+
 static void reevaluate_requests(Manager *m, const char *why) {
         _cleanup_free_ TaskEntry **list = NULL;
         size_t n;
@@ -210,48 +253,13 @@ static void reevaluate_requests(Manager *m, const char *why) {
         for (size_t i = 0; i < n; i++)
                 if (list[i]->state == TASK_REQUESTED)
                         tids[k++] = list[i]->tid;
-        for (size_t i = 0; i < k; i++) {
-                TaskEntry *e = registry_get(&m->tasks, tids[i]);
-                AccessRequest a;
-                AccessVerdict v;
-                char cap_origin[300], origin[512], gate_reason[128];
-                if (!e || e->state != TASK_REQUESTED)
-                        continue;
-                /* The caller's standing was settled when it asked (same
-                 * user, own process or downwards); what moves is the gate
-                 * and the caps. */
-                a = (AccessRequest) {
-                        .caller_uid = e->requester_uid,
-                        .caller_privileged = e->requester_privileged,
-                        .caller_pid = e->requester,
-                        .target_uid = e->requester_uid, /* checked equal when it asked */
-                        .target_pid = e->tgid,
-                        .requested = e->wanted,
-                        .requested_relpri = e->relpri,
-                        .current = e->wanted,
-                        .current_relpri = e->relpri,
-                };
-                fill_request(m, &a, e->tgid, e->tid, cap_origin, sizeof cap_origin, gate_reason, sizeof gate_reason);
-                access_decide(&a, &v);
-                if (v.result == ACCESS_DENIED)
-                        continue;
-                QClass wanted = e->wanted;
-                int relpri = e->relpri;
-                Caller c = { .pid = e->requester, .uid = e->requester_uid,
-                             .privileged = e->requester_privileged };
-                format_origin(origin, sizeof origin, wanted, c.pid, c.uid, &v);
-                if (v.granted == e->class) {
-                        /* Same class, maybe for another reason now. */
-                        (void) registry_set_origin(e, e->app, origin, v.reason_private);
-                        continue;
-                }
-                int r = control_request(m, e->tid, e->start_time, e->tgid, v.granted, relpri, origin,
-                                        v.reason_private, false);
-                if (r > 0) {
-                        remember(m, tids[i], wanted, relpri, &c);
-                        log_debug("thread %d: %s (%s)", (int) tids[i], origin, why);
-                }
-        }
+        for (size_t i = 0; i < k; i++)
+                reevaluate_one(m, tids[i], why);
+}
+
+void broker_reevaluate_thread(Manager *m, pid_t tid, const char *why) {
+        if (m->broker)
+                reevaluate_one(m, tid, why);
 }
 
 void broker_reevaluate(Manager *m, const char *why) {

@@ -42,6 +42,11 @@ int broker_set_thread_class(Manager *m, const Caller *caller, const SetThreadCla
  * again at what its lender has now (overrides_recap()). */
 void broker_reevaluate(Manager *m, const char *why);
 
+/* The same for one thread, if it has a remembered request: after an exec
+ * the program is another, and so may be its caps (a MaxClass= of the
+ * program that qosctl run started). */
+void broker_reevaluate_thread(Manager *m, pid_t tid, const char *why);
+
 typedef enum BrokerCount {
         BROKER_GRANTED,
         BROKER_HELD,

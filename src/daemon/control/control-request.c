@@ -33,6 +33,7 @@ int control_request_pinned(Manager *m, const TaskRef *ref, const TaskAttr *base,
                 e->orig = *base; /* what someone else set is what to go back to */
         class_target_attr_relpri(c, relpri, caps, &want);
         e->class = c;
+        e->held = false; /* a request's own hold is wanted above class */
         e->state = TASK_REQUESTED;
         e->set = want;
         proc_comm(tgid, tid, e->comm);

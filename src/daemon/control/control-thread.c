@@ -121,6 +121,7 @@ int control_decide(Manager *m, const ProcessRecord *p, const char *thread_name, 
 static int keep(Manager *m, TaskEntry *e, const Verdict *v, const char *comm, const char *origin) {
         e->state = TASK_APPLIED;
         e->wanted = v->rule.wanted;
+        e->held = v->rule.held;
         memcpy(e->comm, comm, sizeof e->comm);
         m->counters.unchanged++;
         return registry_set_origin(e, v->rule.match.app, origin, v->rule.match.user_rule);
@@ -141,6 +142,7 @@ static int apply(Manager *m, const ProcessRecord *p, const TaskRef *ref, TaskEnt
         }
         e->class = v->rule.class;
         e->wanted = v->rule.wanted;
+        e->held = v->rule.held;
         e->state = TASK_APPLIED;
         e->set = v->want;
         memcpy(e->comm, comm, sizeof e->comm);
@@ -241,6 +243,7 @@ int control_fork(Manager *m, const ProcessRecord *p, pid_t tid, uint64_t start_t
                 return r;
         e->class = c->class;
         e->wanted = c->wanted;
+        e->held = c->held;
         e->state = TASK_APPLIED;
         e->orig = c->orig;
         e->set = c->set;
@@ -283,6 +286,7 @@ int control_inherit(Manager *m, pid_t tid, pid_t tgid, pid_t creator) {
                 return r;
         e->class = c->class;
         e->wanted = c->wanted;
+        e->held = c->held;
         e->orig = c->orig;
         e->set = cur;
         e->applied = c->applied;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <inttypes.h>
 
+#include "broker/broker.h"
 #include "core/clock.h"
 #include "engine/event-handler.h"
 #include "core/log.h"
@@ -98,6 +99,9 @@ void manager_on_proc_event(const ProcEvent *ev, void *userdata) {
                 break;
         case PROC_EV_EXEC:
                 scan_process(m, ev->tgid, SCAN_EXEC);
+                /* Exec leaves one thread, the main one, which keeps a
+                 * request across it; the new program's caps bind it. */
+                broker_reevaluate_thread(m, ev->tgid, "the process exec'd a new program");
                 break;
         case PROC_EV_COMM:
                 on_comm(m, ev);

@@ -289,6 +289,22 @@ fail:
         return r;
 }
 
+/* The state ListTasks shows: qosd's, and why the class in force is below
+ * the one asked for. "held": a request held by the gate or a cap, or a
+ * rule's user-interactive held at utility by the gate, until they allow
+ * it; "capped": a rule's class lowered by a MaxClass=, for good. */
+static const char *row_state(const TaskEntry *e) {
+        bool below = qclass_is_valid(e->wanted) && e->class < e->wanted;
+        switch (e->state) {
+        case TASK_APPLIED:
+                return e->held ? "held" : below ? "capped" : "applied";
+        case TASK_REQUESTED:
+                return below ? "held" : "requested";
+        default:
+                return task_state_to_string(e->state);
+        }
+}
+
 int task_row_fill(Manager *m, pid_t pid, pid_t tid, bool own, TaskRow *ret) {
         TaskRow row = { .pid = pid, .tid = tid };
         TaskAttr cur;
@@ -305,15 +321,20 @@ int task_row_fill(Manager *m, pid_t pid, pid_t tid, bool own, TaskRow *ret) {
         knobs(own, &cur, row.knobs, sizeof row.knobs);
 
         TaskEntry *e = registry_get(&m->tasks, tid);
-        if (e && e->start_time == start) {
+        if (e && e->start_time == start && e->state != TASK_FOREIGN) {
                 row.class = qclass_to_string(e->class);
-                row.state = task_state_to_string(e->state);
-                snprintf(row.origin, sizeof row.origin, "%s", shown_rule(own, e->origin_private, e->origin ?: ""));
+                row.state = row_state(e);
         } else {
+                /* Someone else's settings, or none of qosd's: the class
+                 * is what the knobs amount to now. */
                 QClass q = class_from_attr(&cur, kernel_caps());
                 row.class = q ? qclass_to_string(q) : "custom";
-                row.state = task_attr_is_realtime(&cur) ? "realtime" : "unmanaged";
+                row.state = e && e->start_time == start ? task_state_to_string(e->state)
+                            : task_attr_is_realtime(&cur) ? "realtime"
+                                                          : "unmanaged";
         }
+        if (e && e->start_time == start)
+                snprintf(row.origin, sizeof row.origin, "%s", shown_rule(own, e->origin_private, e->origin ?: ""));
         *ret = row;
         return 0;
 }

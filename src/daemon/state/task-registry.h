@@ -26,6 +26,8 @@ typedef struct TaskEntry {
         uint64_t start_time;
         QClass class;           /* the class qosd gave it */
         QClass wanted;          /* what the rule (or the request) asked before a cap */
+        bool held;              /* TASK_APPLIED: the rule's user-interactive is held at
+                                 * utility by the foreground gate (Decision.held) */
         int relpri;             /* TASK_REQUESTED: the relative priority asked for */
         pid_t requester;        /* TASK_REQUESTED: the process that asked, and its uid */
         uid_t requester_uid;
