@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/macro.h"
 #include "core/task-apply.h"
 
 typedef struct TaskRef {
@@ -24,6 +25,8 @@ typedef struct TaskRef {
  * start time differs, the TID was recycled: -ESRCH, as if it had exited. */
 int task_ref_open(pid_t tid, uint64_t expected_start, TaskRef *ret);
 void task_ref_close(TaskRef *ref);
+/* For a TaskRef on the stack: closed when it goes out of scope. */
+#define _cleanup_task_ref_ _cleanup_(task_ref_close)
 
 /* 0 if the pinned task still runs, -ESRCH if it exited (its TID may already
  * belong to another task). Without a pidfd, the start time is re-read. */

@@ -120,7 +120,7 @@ bool broker_admit(Manager *m, const Caller *caller) {
 int broker_set_thread_class(Manager *m, const Caller *caller, const SetThreadClassArgs *args,
                             BrokerAnswer *ret) {
         Broker *b = m->broker;
-        _cleanup_(task_ref_close) TaskRef ref = TASK_REF_NULL;
+        _cleanup_task_ref_ TaskRef ref = TASK_REF_NULL;
         TaskAttr cur;
         AccessRequest a = {};
         AccessVerdict v;

@@ -7,11 +7,6 @@
 #include "control/task-control.h"
 #include "core/task-ref.h"
 
-static inline void task_ref_closep(TaskRef *r) {
-        task_ref_close(r);
-}
-#define _cleanup_task_ref_ _cleanup_(task_ref_closep)
-
 /* Apply want, or on a thread with loans make it the base under them
  * (override_rebase): the loans stay on top until they end. */
 int control_apply_or_rebase(Manager *m, const TaskRef *ref, const TaskAttr *want, unsigned mask, ApplyResult *res);
