@@ -30,6 +30,10 @@ static locale_t utf8_locale(void) {
         return loc;
 }
 
+bool table_locale_is_utf8(void) {
+        return utf8_locale() != (locale_t) 0;
+}
+
 static const char *ellipsis(void) {
         return utf8_locale() ? "\u2026" : "...";
 }
@@ -60,6 +64,19 @@ size_t table_text_width(const char *s) {
                 w += cw;
         }
         return w;
+}
+
+size_t table_fit_bytes(const char *s, size_t width) {
+        const char *p = s;
+        size_t used = 0, cw;
+        while (*p) {
+                size_t n = next_char(p, &cw);
+                if (used + cw > width)
+                        break;
+                used += cw;
+                p += n;
+        }
+        return (size_t) (p - s);
 }
 
 void table_init(Table *t, const TableColumn *columns, size_t n_columns) {
@@ -106,6 +123,8 @@ static bool blank(const Table *t, size_t col) {
 }
 
 static size_t natural_width(const Table *t, size_t col) {
+        if (t->columns[col].width)
+                return t->columns[col].width;
         size_t w = table_text_width(t->columns[col].header);
         for (size_t r = 0; r < t->n_rows; r++) {
                 size_t cw = table_text_width(cell(t, r, col));
@@ -204,12 +223,12 @@ static void put_cell(FILE *line, const char *s, size_t w, const TableColumn *c, 
                 fprintf(line, "%*s", (int) (w - sw), "");
 }
 
-static void print_row(const Table *t, FILE *f, const size_t *w, size_t width, size_t row) {
-        _cleanup_free_ char *text = NULL;
+char *table_format_row(const Table *t, const size_t *w, size_t width, size_t row) {
+        char *text = NULL;
         size_t len, last = 0;
         FILE *line = open_memstream(&text, &len);
         if (!line)
-                return;
+                return NULL;
         for (size_t i = 0; i < t->n_columns; i++)
                 if (w[i])
                         last = i;
@@ -223,23 +242,24 @@ static void print_row(const Table *t, FILE *f, const size_t *w, size_t width, si
                 put_cell(line, row == SIZE_MAX ? t->columns[i].header : cell(t, row, i), w[i], &t->columns[i],
                          i == last);
         }
-        if (fclose(line) != 0)
-                return;
-        /* Within the width whatever the cells held: the last resort. */
-        const char *s = text;
-        size_t used = 0, cw;
-        while (*s) {
-                size_t n = next_char(s, &cw);
-                if (width && used + cw > width)
-                        break;
-                used += cw;
-                s += n;
+        if (fclose(line) != 0) {
+                free(text);
+                return NULL;
         }
-        size_t cut = (size_t) (s - text);
+        /* Within the width whatever the cells held: the last resort. */
+        size_t cut = width ? table_fit_bytes(text, width) : strlen(text);
         while (cut > 0 && text[cut - 1] == ' ')
                 cut--; /* a cut in a column's padding */
-        fwrite(text, 1, cut, f);
-        fputc('\n', f);
+        text[cut] = '\0';
+        return text;
+}
+
+static void print_row(const Table *t, FILE *f, const size_t *w, size_t width, size_t row) {
+        _cleanup_free_ char *text = table_format_row(t, w, width, row);
+        if (text) {
+                fputs(text, f);
+                fputc('\n', f);
+        }
 }
 
 void table_print(const Table *t, FILE *f, size_t width) {

@@ -26,6 +26,8 @@ typedef struct TableColumn {
         bool drop;              /* ...or, when true, left out instead */
         unsigned order;         /* cut columns give up width lowest order first */
         bool hide_blank;        /* on a terminal, left out when every cell is "-" */
+        size_t width;           /* >0: this wide whatever the cells, so a live
+                                 * view's columns stay put between refreshes */
 } TableColumn;
 
 typedef struct Table {
@@ -45,9 +47,21 @@ int table_add_row(Table *t, const char *const *cells);
  * wide ones of East Asian scripts where the locale can tell. */
 size_t table_text_width(const char *s);
 
+/* Whether widths are counted in the user's UTF-8 locale (else a byte is a
+ * column and the ellipsis is "..."). */
+bool table_locale_is_utf8(void);
+
+/* The bytes of s's longest start that fits in width columns. */
+size_t table_fit_bytes(const char *s, size_t width);
+
 /* The width of each column (0: left out) for a screen `width` columns wide
  * (0: no limit); ret has n_columns entries. */
 void table_layout(const Table *t, size_t width, size_t *ret);
+
+/* One row (SIZE_MAX: the header) laid out in the widths w (table_layout),
+ * one space between columns, no trailing blanks, no longer than width
+ * (0: no limit). A new string, NULL without memory. */
+char *table_format_row(const Table *t, const size_t *w, size_t width, size_t row);
 
 /* Print the header and the rows, one space between columns and no
  * trailing blanks, no line longer than width (0: no limit). */
