@@ -119,12 +119,23 @@ static bool is_managed(const char *state) {
         return *state && strcmp(state, "unmanaged") != 0 && strcmp(state, "realtime") != 0;
 }
 
-int top_view_build(const TopSnapshot *prev, const TopSnapshot *cur, TopSort sort, TopView *ret) {
+bool top_filter_matches(const TopFilter *f, const TopThread *t, bool daemon) {
+        if (t->kernel && !f->kernel)
+                return false;
+        /* Without qosd nothing is managed: a managed-only view would be empty. */
+        if (daemon && !f->all && !is_managed(t->state))
+                return false;
+        return !f->text[0] || strcasestr(t->comm, f->text) || strcasestr(t->process, f->text);
+}
+
+int top_view_build(const TopSnapshot *prev, const TopSnapshot *cur, TopSort sort, const TopFilter *filter,
+                   TopView *ret) {
         static const TopThread none = {}; /* a thread not in prev: every counter from 0 */
         TopView v = {};
         uint64_t interval = prev && cur->mono_ns > prev->mono_ns ? cur->mono_ns - prev->mono_ns : 0;
 
         v.interval_ns = interval;
+        v.n_threads = cur->n;
         if (cur->n > 0) {
                 v.rows = calloc(cur->n, sizeof *v.rows);
                 v.classes = calloc(cur->n, sizeof *v.classes);
@@ -136,18 +147,18 @@ int top_view_build(const TopSnapshot *prev, const TopSnapshot *cur, TopSort sort
         for (size_t i = 0; i < cur->n; i++) {
                 const TopThread *t = &cur->threads[i];
                 const TopThread *p = find_thread(prev, t->tid);
-                TopRow *row = &v.rows[v.n_rows++];
+                TopRow row = { .thread = t, .fresh = !p || p->start_time != t->start_time };
 
-                row->thread = t;
-                row->fresh = !p || p->start_time != t->start_time;
                 if (!p)
                         p = &none;
-                uint64_t cpu = delta(t->cpu_ns, p->cpu_ns, row->fresh, interval);
-                row->wait_ns = delta(t->wait_ns, p->wait_ns, row->fresh, interval);
-                row->cpu_pct = interval ? 100.0 * (double) cpu / (double) interval : 0.0;
-                v.cpu_pct += row->cpu_pct;
-                v.wait_ns += row->wait_ns;
+                uint64_t cpu = delta(t->cpu_ns, p->cpu_ns, row.fresh, interval);
+                row.wait_ns = delta(t->wait_ns, p->wait_ns, row.fresh, interval);
+                row.cpu_pct = interval ? 100.0 * (double) cpu / (double) interval : 0.0;
+                v.cpu_pct += row.cpu_pct;
+                v.wait_ns += row.wait_ns;
                 v.managed += is_managed(t->state);
+                if (top_filter_matches(filter, t, cur->daemon))
+                        v.rows[v.n_rows++] = row;
         }
         top_view_sort(&v, sort);
         build_classes(&v);
@@ -161,20 +172,22 @@ void top_view_clear(TopView *v) {
         *v = (TopView) {};
 }
 
-void top_view_fit(const TopView *v, size_t lines, size_t *ret_shown) {
-        size_t left = lines;
+size_t top_view_n_lines(const TopView *v) {
+        return v->n_classes + v->n_rows;
+}
 
-        for (size_t i = 0; i < v->n_classes; i++) {
-                ret_shown[i] = 0;
-                left = left > 0 ? left - 1 : 0; /* its totals line */
-        }
-        for (bool more = true; more && left > 0;) {
-                more = false;
-                for (size_t i = 0; i < v->n_classes && left > 0; i++)
-                        if (ret_shown[i] < v->classes[i].n) {
-                                ret_shown[i]++;
-                                left--;
-                                more = true;
-                        }
-        }
+const TopRow *top_view_line(const TopView *v, size_t i, size_t *ret_class) {
+        /* Class c's totals line is line classes[c].first + c: the rows
+         * before it plus one totals line for each class before it. */
+        size_t c = 0;
+        while (c + 1 < v->n_classes && v->classes[c + 1].first + c + 1 <= i)
+                c++;
+        *ret_class = c;
+        size_t head = v->classes[c].first + c;
+        return i == head ? NULL : &v->rows[v->classes[c].first + (i - head - 1)];
+}
+
+size_t top_scroll_clamp(size_t offset, size_t n_lines, size_t body) {
+        size_t max = n_lines > body ? n_lines - body : 0;
+        return offset < max ? offset : max;
 }

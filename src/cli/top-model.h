@@ -24,7 +24,9 @@ typedef struct TopThread {
         uint64_t start_time;    /* clock ticks since boot: with tid, the thread's identity */
         uint64_t cpu_ns;        /* /proc/TID/schedstat field 1: time on a CPU, since it started */
         uint64_t wait_ns;       /* field 2: time waiting on a run queue, since it started */
+        bool kernel;            /* a kernel thread (PF_KTHREAD) */
         char comm[TOP_COMM_MAX];
+        char process[TOP_COMM_MAX];     /* its process's name: a search finds "firefox" in "Renderer" */
         char class[TOP_CLASS_MAX];
         char state[TOP_STATE_MAX];
         char rule[TOP_RULE_MAX];        /* "" when no rule decided */
@@ -55,6 +57,17 @@ typedef enum TopSort {
 const char *top_sort_to_string(TopSort s);
 int top_sort_from_string(const char *s); /* TopSort, or -EINVAL */
 
+/* Which threads the view shows. */
+typedef struct TopFilter {
+        bool all;               /* those qosd leaves alone too (without qosd: always) */
+        bool kernel;            /* kernel threads too */
+        char text[64];          /* "": any; else a piece of the thread's or its process's name, any case */
+} TopFilter;
+
+/* Whether the view shows t, a thread of a snapshot taken with (daemon) or
+ * without qosd. */
+bool top_filter_matches(const TopFilter *f, const TopThread *t, bool daemon);
+
 typedef struct TopRow {
         const TopThread *thread;        /* in the current snapshot */
         double cpu_pct;                 /* CPU over the interval, in % of one CPU */
@@ -71,13 +84,14 @@ typedef struct TopClassTotal {
 
 typedef struct TopView {
         uint64_t interval_ns;
-        TopRow *rows;                   /* grouped by class, sorted within */
+        TopRow *rows;                   /* the threads the filter lets through, grouped by class, sorted within */
         size_t n_rows;
         TopClassTotal *classes;         /* user-interactive first, then by importance, others last */
         size_t n_classes;
-        double cpu_pct;                 /* all threads */
+        size_t n_threads;               /* in the snapshot, shown or not */
+        double cpu_pct;                 /* of all of them */
         uint64_t wait_ns;
-        size_t managed;                 /* threads qosd manages (state not unmanaged/realtime) */
+        size_t managed;                 /* of them, those qosd manages (state not unmanaged/realtime) */
 } TopView;
 
 /* The rows for `cur`, with the deltas since `prev` (NULL: no previous
@@ -87,15 +101,22 @@ typedef struct TopView {
  * never more than the interval: what a new thread did before `prev` was
  * taken cannot be told apart from what it did since. The view points into
  * `cur`, which must outlive it. */
-int top_view_build(const TopSnapshot *prev, const TopSnapshot *cur, TopSort sort, TopView *ret);
+int top_view_build(const TopSnapshot *prev, const TopSnapshot *cur, TopSort sort, const TopFilter *filter,
+                   TopView *ret);
 
 /* Sort again by another key, without new snapshots. */
 void top_view_sort(TopView *v, TopSort sort);
 
 void top_view_clear(TopView *v);
 
-/* How many rows of each class fit in `lines` lines when every class takes
- * one line for its totals: the lines are shared out one row at a time, a
- * class at a time, so a class with hundreds of idle threads cannot push the
- * others off the screen. ret_shown[i] for v->classes[i]. */
-void top_view_fit(const TopView *v, size_t lines, size_t *ret_shown);
+/* The view as lines, as the screen scrolls through it: each class's
+ * totals line, then its rows. */
+size_t top_view_n_lines(const TopView *v);
+
+/* Line i of the view: its class (an index into v->classes), and its row,
+ * or NULL for the class's totals line. */
+const TopRow *top_view_line(const TopView *v, size_t i, size_t *ret_class);
+
+/* The first line to show when `body` lines fit on the screen: offset,
+ * moved back so the screen stays full at the end of the view. */
+size_t top_scroll_clamp(size_t offset, size_t n_lines, size_t body);

@@ -48,11 +48,30 @@ int top_sample_supported(void) {
         return read_schedstat(self, self, &cpu, &wait) < 0 ? -ENOENT : 0;
 }
 
-/* A thread's counters and start time; -ESRCH when it has gone meanwhile. */
-static int read_times(TopThread *t) {
-        int r = proc_start_time(t->tid, &t->start_time);
+#define PF_KTHREAD 0x00200000 /* include/linux/sched.h: the task is a kernel thread */
+
+/* The name of a thread's process, read once for all its threads (they
+ * come one process after another). */
+typedef struct ProcessName {
+        pid_t pid;
+        char name[PROC_COMM_MAX];
+} ProcessName;
+
+/* A thread's counters, start time, kind and process name; -ESRCH when it
+ * has gone meanwhile. */
+static int read_times(TopThread *t, ProcessName *last) {
+        ProcStat st;
+        int r = proc_read_stat(t->pid, t->tid, &st);
         if (r < 0)
                 return r;
+        t->start_time = st.start_time;
+        t->kernel = st.flags & PF_KTHREAD;
+        if (last->pid != t->pid) {
+                last->pid = t->pid;
+                if (proc_comm(t->pid, t->pid, last->name) < 0)
+                        last->name[0] = '\0';
+        }
+        snprintf(t->process, sizeof t->process, "%s", last->name);
         return read_schedstat(t->pid, t->tid, &t->cpu_ns, &t->wait_ns);
 }
 
@@ -90,6 +109,7 @@ static bool wanted(const TopSampler *s, pid_t pid) {
 
 static int take_from_daemon(TopSampler *s, TopSnapshot *snap, sd_bus_error *error) {
         _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+        ProcessName last = {};
         size_t cap = 0;
         int r;
 
@@ -119,7 +139,7 @@ static int take_from_daemon(TopSampler *s, TopSnapshot *snap, sd_bus_error *erro
                         return -ENOMEM;
                 TopThread *t = &snap->threads[snap->n];
                 *t = (TopThread) { .pid = row.pid, .tid = row.tid };
-                if (read_times(t) < 0)
+                if (read_times(t, &last) < 0)
                         continue; /* exited since qosd listed it */
                 snprintf(t->comm, sizeof t->comm, "%s", row.comm);
                 snprintf(t->class, sizeof t->class, "%s", row.class_name);
@@ -135,7 +155,7 @@ static int take_from_daemon(TopSampler *s, TopSnapshot *snap, sd_bus_error *erro
 }
 
 /* What `qosctl get` shows: the class the attributes amount to. */
-static int read_local(pid_t pid, pid_t tid, TopThread *t) {
+static int read_local(pid_t pid, pid_t tid, TopThread *t, ProcessName *last) {
         const KernelCaps *caps = kernel_caps();
         TaskAttr a;
         int r;
@@ -145,7 +165,7 @@ static int read_local(pid_t pid, pid_t tid, TopThread *t) {
         if (r >= 0)
                 r = task_attr_read(tid, &a);
         if (r >= 0)
-                r = read_times(t);
+                r = read_times(t, last);
         if (r < 0)
                 return r;
         QClass q = class_from_attr(&a, caps);
@@ -158,6 +178,7 @@ static int read_local(pid_t pid, pid_t tid, TopThread *t) {
 
 static int take_local(TopSampler *s, TopSnapshot *snap) {
         _cleanup_free_ pid_t *all = NULL;
+        ProcessName last = {};
         const pid_t *pids = s->only;
         size_t n_pids = s->n_only, cap = 0;
         int r;
@@ -177,7 +198,7 @@ static int take_local(TopSampler *s, TopSnapshot *snap) {
                 for (size_t j = 0; j < n_tids; j++) {
                         if (grow(snap, &cap) < 0)
                                 return -ENOMEM;
-                        if (read_local(pids[i], tids[j], &snap->threads[snap->n]) >= 0)
+                        if (read_local(pids[i], tids[j], &snap->threads[snap->n], &last) >= 0)
                                 snap->n++;
                 }
         }

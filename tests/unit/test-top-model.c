@@ -10,10 +10,13 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "cli/table.h"
 #include "cli/top-format.h"
 #include "cli/top-model.h"
 
 #define MS 1000000ULL
+/* Every thread, as -a -k show them. */
+static const TopFilter every = { .all = true, .kernel = true };
 #define SEC (1000 * MS)
 
 /* tid, start time, cpu ms, wait ms, class */
@@ -56,7 +59,7 @@ static void test_deltas(void **state) {
         TopSnapshot prev = snapshot(1 * SEC, a, 2), cur = snapshot(2 * SEC, b, 2);
         TopView v;
 
-        assert_int_equal(top_view_build(&prev, &cur, TOP_SORT_CPU, &v), 0);
+        assert_int_equal(top_view_build(&prev, &cur, TOP_SORT_CPU, &every, &v), 0);
         assert_int_equal(v.interval_ns, 1 * SEC);
         const TopRow *r7 = row_of(&v, 7), *r8 = row_of(&v, 8);
         assert_non_null(r7);
@@ -89,7 +92,7 @@ static void test_grouping(void **state) {
         TopSnapshot prev = snapshot(0, a, 6), cur = snapshot(1 * SEC, b, 6);
         TopView v;
 
-        assert_int_equal(top_view_build(&prev, &cur, TOP_SORT_WAIT, &v), 0);
+        assert_int_equal(top_view_build(&prev, &cur, TOP_SORT_WAIT, &every, &v), 0);
         assert_int_equal(v.n_classes, 5);
         const char *order[] = { "user-interactive", "user-initiated", "utility", "background", "custom" };
         const size_t count[] = { 1, 1, 1, 2, 1 };
@@ -124,7 +127,7 @@ static void test_sorting(void **state) {
         TopSnapshot prev = snapshot(0, a, 4), cur = snapshot(1 * SEC, b, 4);
         TopView v;
 
-        assert_int_equal(top_view_build(&prev, &cur, TOP_SORT_WAIT, &v), 0);
+        assert_int_equal(top_view_build(&prev, &cur, TOP_SORT_WAIT, &every, &v), 0);
         const pid_t by_wait[] = { 1, 2, 3, 4 }, by_cpu[] = { 2, 1, 3, 4 };
         for (size_t i = 0; i < 4; i++)
                 assert_int_equal(v.rows[i].thread->tid, by_wait[i]);
@@ -152,7 +155,7 @@ static void test_exited(void **state) {
         TopSnapshot prev = snapshot(0, a, 2), cur = snapshot(1 * SEC, b, 1);
         TopView v;
 
-        assert_int_equal(top_view_build(&prev, &cur, TOP_SORT_WAIT, &v), 0);
+        assert_int_equal(top_view_build(&prev, &cur, TOP_SORT_WAIT, &every, &v), 0);
         assert_int_equal(v.n_rows, 1);
         assert_null(row_of(&v, 10));
         assert_int_equal(v.n_classes, 1);
@@ -174,7 +177,7 @@ static void test_tid_reused(void **state) {
         TopSnapshot prev = snapshot(0, a, 2), cur = snapshot(2 * SEC, b, 3);
         TopView v;
 
-        assert_int_equal(top_view_build(&prev, &cur, TOP_SORT_WAIT, &v), 0);
+        assert_int_equal(top_view_build(&prev, &cur, TOP_SORT_WAIT, &every, &v), 0);
         const TopRow *r20 = row_of(&v, 20), *r21 = row_of(&v, 21), *r22 = row_of(&v, 22);
         assert_true(r20->fresh);
         assert_float_equal(r20->cpu_pct, 15.0, 1e-9);     /* 300 ms of 2 s */
@@ -196,7 +199,7 @@ static void test_first_snapshot(void **state) {
         TopSnapshot cur = snapshot(5 * SEC, a, 1);
         TopView v;
 
-        assert_int_equal(top_view_build(NULL, &cur, TOP_SORT_CPU, &v), 0);
+        assert_int_equal(top_view_build(NULL, &cur, TOP_SORT_CPU, &every, &v), 0);
         assert_int_equal(v.interval_ns, 0);
         assert_float_equal(v.rows[0].cpu_pct, 0.0, 0);
         assert_int_equal(v.rows[0].wait_ns, 0);
@@ -204,31 +207,103 @@ static void test_first_snapshot(void **state) {
         top_snapshot_clear(&cur);
 
         TopSnapshot empty = snapshot(0, NULL, 0);
-        assert_int_equal(top_view_build(NULL, &empty, TOP_SORT_CPU, &v), 0);
+        assert_int_equal(top_view_build(NULL, &empty, TOP_SORT_CPU, &every, &v), 0);
         assert_int_equal(v.n_rows, 0);
         assert_int_equal(v.n_classes, 0);
         top_view_clear(&v);
         top_snapshot_clear(&empty);
 }
 
-/* Lines are shared out a row at a time: a class with many threads does
- * not push the others off the screen. */
-static void test_fit(void **state) {
-        TopClassTotal classes[] = { { .name = "utility", .n = 100 }, { .name = "background", .n = 2 },
-                                    { .name = "custom", .n = 3 } };
-        TopView v = { .classes = classes, .n_classes = 3 };
-        size_t shown[3];
+/* The default view: the threads qosd manages, no kernel threads; -a, -k
+ * and a name widen or narrow it. Without qosd nothing is managed, so
+ * every thread is shown. The totals count every thread either way. */
+static void test_filter(void **state) {
+        const Spec a[] = { { 1, 1, 0, 0, "utility" }, { 2, 1, 0, 0, "utility" }, { 3, 1, 0, 0, "background" },
+                           { 4, 1, 0, 0, "utility" } };
+        TopSnapshot cur = snapshot(1 * SEC, a, 4);
+        TopFilter f = {};
+        TopView v;
 
-        top_view_fit(&v, 10, shown); /* 3 totals lines, 7 rows */
-        assert_int_equal(shown[0], 3);
-        assert_int_equal(shown[1], 2);
-        assert_int_equal(shown[2], 2);
-        top_view_fit(&v, 200, shown);
-        assert_int_equal(shown[0], 100);
-        assert_int_equal(shown[1], 2);
-        assert_int_equal(shown[2], 3);
-        top_view_fit(&v, 2, shown); /* not even the totals fit */
-        assert_int_equal(shown[0] + shown[1] + shown[2], 0);
+        snprintf(cur.threads[1].state, sizeof cur.threads[1].state, "unmanaged");
+        snprintf(cur.threads[2].process, sizeof cur.threads[2].process, "FireFox-esr");
+        snprintf(cur.threads[3].state, sizeof cur.threads[3].state, "unmanaged");
+        cur.threads[3].kernel = true;
+
+        assert_int_equal(top_view_build(NULL, &cur, TOP_SORT_WAIT, &f, &v), 0);
+        assert_int_equal(v.n_rows, 2); /* 1 and 3 */
+        assert_int_equal(v.n_threads, 4);
+        assert_int_equal(v.managed, 2);
+        assert_null(row_of(&v, 2));
+        top_view_clear(&v);
+
+        f.all = true;
+        assert_int_equal(top_view_build(NULL, &cur, TOP_SORT_WAIT, &f, &v), 0);
+        assert_int_equal(v.n_rows, 3);
+        assert_null(row_of(&v, 4)); /* a kernel thread */
+        top_view_clear(&v);
+
+        f.kernel = true;
+        assert_int_equal(top_view_build(NULL, &cur, TOP_SORT_WAIT, &f, &v), 0);
+        assert_int_equal(v.n_rows, 4);
+        top_view_clear(&v);
+
+        snprintf(f.text, sizeof f.text, "firefox"); /* the process's name, any case */
+        assert_int_equal(top_view_build(NULL, &cur, TOP_SORT_WAIT, &f, &v), 0);
+        assert_int_equal(v.n_rows, 1);
+        assert_non_null(row_of(&v, 3));
+        top_view_clear(&v);
+        snprintf(f.text, sizeof f.text, "T2"); /* the thread's name */
+        assert_int_equal(top_view_build(NULL, &cur, TOP_SORT_WAIT, &f, &v), 0);
+        assert_int_equal(v.n_rows, 1);
+        assert_non_null(row_of(&v, 2));
+        top_view_clear(&v);
+
+        f = (TopFilter) {};
+        cur.daemon = false;
+        assert_int_equal(top_view_build(NULL, &cur, TOP_SORT_WAIT, &f, &v), 0);
+        assert_int_equal(v.n_rows, 3); /* all but the kernel thread */
+        top_view_clear(&v);
+        top_snapshot_clear(&cur);
+}
+
+/* The view as lines: each class's totals, then its rows; scrolling stops
+ * where the last line is at the bottom of the screen. */
+static void test_lines(void **state) {
+        const Spec a[] = { { 1, 1, 0, 0, "utility" }, { 2, 1, 0, 0, "utility" }, { 3, 1, 0, 0, "background" },
+                           { 4, 1, 0, 0, "user-interactive" } };
+        TopSnapshot cur = snapshot(1 * SEC, a, 4);
+        TopView v;
+        size_t c;
+
+        assert_int_equal(top_view_build(NULL, &cur, TOP_SORT_WAIT, &every, &v), 0);
+        assert_int_equal(top_view_n_lines(&v), 7);
+        const struct {
+                const char *class;
+                pid_t tid; /* 0: the totals line */
+        } want[] = { { "user-interactive", 0 }, { "user-interactive", 4 }, { "utility", 0 }, { "utility", 1 },
+                     { "utility", 2 },          { "background", 0 },       { "background", 3 } };
+        for (size_t i = 0; i < 7; i++) {
+                const TopRow *r = top_view_line(&v, i, &c);
+                assert_string_equal(v.classes[c].name, want[i].class);
+                if (want[i].tid)
+                        assert_int_equal(r->thread->tid, want[i].tid);
+                else
+                        assert_null(r);
+        }
+        assert_int_equal(top_scroll_clamp(0, 7, 3), 0);
+        assert_int_equal(top_scroll_clamp(3, 7, 3), 3);
+        assert_int_equal(top_scroll_clamp(100, 7, 3), 4); /* the last 3 lines */
+        assert_int_equal(top_scroll_clamp(2, 7, 10), 0);  /* all fit */
+        assert_int_equal(top_scroll_clamp(SIZE_MAX / 2, 0, 10), 0);
+        top_view_clear(&v);
+        top_snapshot_clear(&cur);
+}
+
+static TopLines lines_of(const TopView *v, size_t width) {
+        TopLines l;
+        assert_int_equal(top_format_lines(v, width, &l), 0);
+        assert_int_equal(l.n, top_view_n_lines(v));
+        return l;
 }
 
 /* The plain-text lines scripts read. */
@@ -236,28 +311,59 @@ static void test_format(void **state) {
         const Spec a[] = { { 42, 1, 0, 0, "background" } };
         const Spec b[] = { { 42, 1, 250, 12, "background" } };
         TopSnapshot prev = snapshot(0, a, 1), cur = snapshot(1 * SEC, b, 1);
+        TopFilter f = { .text = "t4" };
         TopView v;
         char line[512];
 
         snprintf(cur.threads[0].rule, sizeof cur.threads[0].rule, "/etc/qos/apps.d/x.conf:5");
         snprintf(cur.threads[0].group, sizeof cur.threads[0].group, "qos.background");
-        assert_int_equal(top_view_build(&prev, &cur, TOP_SORT_WAIT, &v), 0);
-        top_format_row(&v.rows[0], line, sizeof line);
-        assert_string_equal(line, "     42     100 t42                25.0      12.0 applied   qos.background       "
-                                  "/etc/qos/apps.d/x.conf:5");
-        top_format_class(&v.classes[0], 1, line, sizeof line);
-        assert_string_equal(line, "background: 1 thread               25.0      12.0");
-        top_format_class(&v.classes[0], 0, line, sizeof line);
-        assert_non_null(strstr(line, "(0 shown)"));
-        top_format_title(&cur, &v, TOP_SORT_CPU, 1.0, 1, line, sizeof line);
+        assert_int_equal(top_view_build(&prev, &cur, TOP_SORT_WAIT, &every, &v), 0);
+        TopLines l = lines_of(&v, 0);
+        assert_string_equal(l.columns, "    TID     PID COMM              CPU% WAIT(ms) STATE     GROUP          RULE");
+        assert_string_equal(l.lines[0], "background: 1 thread              25.0     12.0");
+        assert_string_equal(l.lines[1], "     42     100 t42               25.0     12.0 applied   qos.background "
+                                        "/etc/qos/apps.d/x.conf:5");
+        top_lines_clear(&l);
+        top_format_title(&cur, &v, &every, TOP_SORT_CPU, 1.0, 1, line, sizeof line);
         assert_string_equal(line, "qosd: 1 of 1 threads managed; rules and groups from qosd");
+        top_format_title(&cur, &v, &f, TOP_SORT_CPU, 1.0, 3, line, sizeof line);
+        assert_string_equal(line, "showing 1: the threads qosd manages, no kernel threads, named like \"t4\"");
         cur.daemon = false;
         snprintf(cur.source, sizeof cur.source, "qosd not running");
-        top_format_title(&cur, &v, TOP_SORT_CPU, 1.0, 1, line, sizeof line);
+        top_format_title(&cur, &v, &every, TOP_SORT_CPU, 1.0, 1, line, sizeof line);
         assert_non_null(strstr(line, "qosd not running"));
+        top_format_title(&cur, &v, &every, TOP_SORT_CPU, 1.0, 3, line, sizeof line);
+        assert_string_equal(line, "showing 1: every thread, kernel threads too");
 
         top_view_clear(&v);
         top_snapshot_clear(&prev);
+        top_snapshot_clear(&cur);
+}
+
+/* On a screen 80 columns wide no line is longer; the rule keeps its
+ * file's name, and GROUP makes room for it; the columns before stay put. */
+static void test_format_narrow(void **state) {
+        const Spec a[] = { { 4194303, 1, 0, 0, "user-interactive" } };
+        TopSnapshot cur = snapshot(1 * SEC, a, 1);
+        TopView v;
+
+        snprintf(cur.threads[0].comm, sizeof cur.threads[0].comm, "Renderer");
+        snprintf(cur.threads[0].state, sizeof cur.threads[0].state, "held");
+        snprintf(cur.threads[0].rule, sizeof cur.threads[0].rule, "/usr/share/qos/apps.d/firefox-esr.conf:9");
+        snprintf(cur.threads[0].group, sizeof cur.threads[0].group, "qos.user-interactive");
+        assert_int_equal(top_view_build(NULL, &cur, TOP_SORT_WAIT, &every, &v), 0);
+        TopLines wide = lines_of(&v, 0), narrow = lines_of(&v, 80);
+        assert_true(strlen(wide.lines[1]) > 80);
+        assert_true(table_text_width(narrow.columns) <= 80);
+        for (size_t i = 0; i < narrow.n; i++)
+                assert_true(table_text_width(narrow.lines[i]) <= 80);
+        assert_null(strstr(narrow.columns, "GROUP"));
+        assert_non_null(strstr(narrow.lines[1], "firefox-esr.conf:9"));
+        assert_non_null(strstr(narrow.lines[1], " held "));
+        assert_memory_equal(narrow.lines[1], wide.lines[1], strlen("4194303     100 Renderer"));
+        top_lines_clear(&wide);
+        top_lines_clear(&narrow);
+        top_view_clear(&v);
         top_snapshot_clear(&cur);
 }
 
@@ -267,16 +373,16 @@ static void test_format_escaped(void **state) {
         const Spec a[] = { { 42, 1, 0, 0, "background" } };
         TopSnapshot prev = snapshot(0, a, 1), cur = snapshot(1 * SEC, a, 1);
         TopView v;
-        char line[512];
 
-        snprintf(cur.threads[0].comm, sizeof cur.threads[0].comm, "\x1b]0;PWNED\a\x1b[2J");
+        snprintf(cur.threads[0].comm, sizeof cur.threads[0].comm, "\x1b]0;P\a");
         snprintf(cur.threads[0].rule, sizeof cur.threads[0].rule, "/home/u/x\\xff.conf:\x9b" "1");
-        assert_int_equal(top_view_build(&prev, &cur, TOP_SORT_WAIT, &v), 0);
-        top_format_row(&v.rows[0], line, sizeof line);
-        assert_non_null(strstr(line, " \\x1b]0;PWNED\\x07\\x1b[2J "));
-        assert_non_null(strstr(line, " /home/u/x\\xff.conf:\\x9b1"));
-        assert_null(strchr(line, '\x1b'));
+        assert_int_equal(top_view_build(&prev, &cur, TOP_SORT_WAIT, &every, &v), 0);
+        TopLines l = lines_of(&v, 0);
+        assert_non_null(strstr(l.lines[1], " \\x1b]0;P\\x07 "));
+        assert_non_null(strstr(l.lines[1], " /home/u/x\\xff.conf:\\x9b1"));
+        assert_null(strchr(l.lines[1], '\x1b'));
 
+        top_lines_clear(&l);
         top_view_clear(&v);
         top_snapshot_clear(&prev);
         top_snapshot_clear(&cur);
@@ -287,7 +393,8 @@ int main(void) {
                 cmocka_unit_test(test_deltas),     cmocka_unit_test(test_grouping),
                 cmocka_unit_test(test_sorting),    cmocka_unit_test(test_exited),
                 cmocka_unit_test(test_tid_reused), cmocka_unit_test(test_first_snapshot),
-                cmocka_unit_test(test_fit),        cmocka_unit_test(test_format),
+                cmocka_unit_test(test_filter),     cmocka_unit_test(test_lines),
+                cmocka_unit_test(test_format),     cmocka_unit_test(test_format_narrow),
                 cmocka_unit_test(test_format_escaped),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
