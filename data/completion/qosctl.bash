@@ -72,7 +72,7 @@ _qosctl()
             _filedir -d
             return
             ;;
-        -n | --iterations | -d | --delay)
+        -n | --iterations | -d | --delay | -f | --find)
             [[ $cmd == top ]] && return
             ;;
     esac
@@ -110,7 +110,7 @@ _qosctl()
             check) opts='-e --effective -u --user -U --user-dir -h --help' ;;
             import) opts='-f --force -h --help' ;;
             ps) opts='-a --all -p --pid -h --help' ;;
-            top) opts='-b --batch -n --iterations -d --delay -s --sort -p --pid -h --help' ;;
+            top) opts='-b --batch -n --iterations -d --delay -s --sort -a --all -k --kernel -f --find -p --pid -h --help' ;;
             foreground) opts='--clear --auto -h --help' ;;
             *) return ;;
         esac

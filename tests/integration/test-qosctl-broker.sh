@@ -191,6 +191,20 @@ if command -v tmux >/dev/null; then
                 fail "held not under STATE on the terminal: $(cat "$TEST_TMP/screen")"
         assert_eq "$(tail -n +2 "$TEST_TMP/screen" | wc -l)" 4 "a row for each thread"
         ok "ps on an 80-column terminal: fits, aligned, says held"
+
+        tmux -L "$sock" new-session -d -s top -x 80 -y 24 \
+                "DBUS_SYSTEM_BUS_ADDRESS='$DBUS_SYSTEM_BUS_ADDRESS' '$QOSCTL' top -d 0.3 -p $pu"
+        top_screen() { tmux -L "$sock" capture-pane -p -t top; }
+        wait_for sh -c "tmux -L '$sock' capture-pane -p -t top | grep -Eq '^ *$pu +$pu '" ||
+                fail "top did not show $pu in tmux: $(top_screen)"
+        top_screen >"$TEST_TMP/top-screen"
+        [ "$(wc -L <"$TEST_TMP/top-screen")" -le 80 ] || fail "top wrote past 80 columns: $(cat "$TEST_TMP/top-screen")"
+        state_at=$(grep -m1 -E '^ +TID +PID' "$TEST_TMP/top-screen" | awk '{ print index($0, "STATE") }')
+        grep -E "^ *$pu +$pu " "$TEST_TMP/top-screen" | awk -v at="$state_at" 'substr($0, at, 5) != "held " { exit 1 }' ||
+                fail "held not under STATE in top: $(cat "$TEST_TMP/top-screen")"
+        assert_contains "$(cat "$TEST_TMP/top-screen")" "ui-app.conf:" "top at 80 columns keeps the rule's file name"
+        tmux -L "$sock" send-keys -t top q
+        ok "top on an 80-column terminal: fits, says held, keeps the rule's file"
 fi
 
 expect_exit 3 "$QOSCTL" ps -p 999999

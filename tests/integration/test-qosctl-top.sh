@@ -105,6 +105,27 @@ assert_eq "$(awk '$1 == "utility" { print $4; exit }' "$TEST_TMP/rows-p")" spinn
 assert_contains "$(cat "$TEST_TMP/top-p.out")" "sorted by cpu" "-s cpu in the header"
 ok "batch: -p and -s cpu"
 
+# The default view: the threads qosd manages, no kernel threads; -a adds
+# the others, -k kernel threads, -f narrows to a name.
+states_of() { # file: the STATE column of the last frame
+        last_frame_rows "$1" | awk '{ print $7 }' | sort -u | tr '\n' ' '
+}
+"$QOSCTL" top -b -n 1 -d 0.3 >"$TEST_TMP/top-def.out" || fail "qosctl top -b exited $?"
+assert_contains "$(sed -n 4p "$TEST_TMP/top-def.out")" "the threads qosd manages, no kernel threads" "the default view, said"
+case " $(states_of "$TEST_TMP/top-def.out")" in *" unmanaged "* | *" realtime "*) fail "unmanaged threads in the default view: $(states_of "$TEST_TMP/top-def.out")" ;; esac
+[ -n "$(row_of <(last_frame_rows "$TEST_TMP/top-def.out") "$(tid_of render-main)")" ] || fail "render-main not in the default view"
+"$QOSCTL" top -b -n 1 -d 0.3 -a >"$TEST_TMP/top-a.out" || fail "qosctl top -a exited $?"
+assert_contains "$(states_of "$TEST_TMP/top-a.out")" "unmanaged" "-a: the threads qosd leaves alone too"
+[ -z "$(row_of <(last_frame_rows "$TEST_TMP/top-a.out") 2)" ] || fail "-a shows kthreadd, a kernel thread"
+"$QOSCTL" top -b -n 1 -d 0.3 -a -k >"$TEST_TMP/top-k.out" || fail "qosctl top -a -k exited $?"
+assert_eq "$(row_of <(last_frame_rows "$TEST_TMP/top-k.out") 2 | awk '{ print $4 }')" kthreadd "-k: kernel threads too"
+"$QOSCTL" top -b -n 1 -d 0.3 -f RENDER >"$TEST_TMP/top-f.out" || fail "qosctl top -f exited $?"
+assert_eq "$(last_frame_rows "$TEST_TMP/top-f.out" | awk '{ print $4 }' | sort -u)" render-main "-f: the thread's name, any case"
+"$QOSCTL" top -b -n 1 -d 0.3 -f "$(basename "$APP")" >"$TEST_TMP/top-fp.out" || fail "qosctl top -f exited $?"
+assert_eq "$(last_frame_rows "$TEST_TMP/top-fp.out" | awk '{ print $3 }' | sort -u) $(last_frame_rows "$TEST_TMP/top-fp.out" | wc -l)" \
+        "$pid 5" "-f: the process's name finds all its threads"
+ok "batch: managed threads by default; -a, -k and -f"
+
 expect_exit 2 "$QOSCTL" top -b -s memory
 expect_exit 2 "$QOSCTL" top -b -d 0
 expect_exit 2 "$QOSCTL" top -b -n -1
@@ -157,6 +178,30 @@ tm send-keys -t top w
 wait_for screen_has "sorted by wait" || fail "w did not resort: $(screen)"
 WAIT_TIMEOUT=30 wait_for screen_sorted wait || fail "rows not by wait after w: $(screen)"
 ok "tty: c and w resort"
+
+# Scrolling through every thread, and finding one by name.
+tm send-keys -t top a
+wait_for screen_has "showing [0-9]*: every thread" || fail "a did not show every thread: $(screen)"
+wait_for screen_has "lines 1-[0-9]* of [0-9]*" || fail "no scroll position with every thread: $(screen)"
+total=$(screen | sed -n 's/.*lines 1-[0-9]* of \([0-9]*\).*/\1/p')
+tm send-keys -t top Down
+wait_for screen_has "lines 2-" || fail "Down did not scroll: $(screen)"
+tm send-keys -t top End
+wait_for screen_has "lines [0-9]*-[0-9]* of " || fail "no position after End: $(screen)"
+WAIT_TIMEOUT=10 wait_for sh -c "tmux -L '$sock' capture-pane -p -t top | grep -Eq 'lines [0-9]+-([0-9]+) of \\1'" ||
+        fail "End did not reach the last line: $(screen)"
+tm send-keys -t top Home
+wait_for screen_has "lines 1-" || fail "Home did not go back: $(screen)"
+ok "tty: every thread ($total lines) scrolls with Down, End and Home"
+
+tm send-keys -t top / r e n d e r - m Enter
+wait_for screen_has 'named like "render-m"' || fail "/ did not find: $(screen)"
+wait_for sh -c "tmux -L '$sock' capture-pane -p -t top | grep -q ' render-main '" || fail "render-main not found: $(screen)"
+! screen | grep -q " spinner " || fail "/ render-m still shows the spinner: $(screen)"
+tm send-keys -t top / Enter a
+wait_for screen_has "showing [0-9]*: the threads qosd manages, no kernel threads\$" ||
+        fail "an empty / and a did not go back to the default view: $(screen)"
+ok "tty: / finds by name, an empty / shows all again, a goes back to managed threads"
 
 for size in "60 12" "20 4" "200 60" "120 40"; do
         tm resize-window -t top -x "${size% *}" -y "${size#* }"

@@ -76,7 +76,7 @@ expect 'qosctl set -' -c --class -p --pid -a --all-tasks -v --verbose -h --help
 expect 'qosctl get -' -p --pid -a --all-tasks -h --help
 expect 'qosctl run -' -c --class -P --preload -v --verbose -h --help
 expect 'qosctl top -s ' wait cpu
-expect 'qosctl top --' --batch --iterations --delay --sort --pid --help
+expect 'qosctl top --' --batch --iterations --delay --sort --all --kernel --find --pid --help
 expect 'qosctl ps -' -a --all -p --pid -h --help
 expect 'qosctl check -' -e --effective -u --user -U --user-dir -h --help
 expect 'qosctl profile ' throughput interactive qos default
