@@ -8,7 +8,7 @@
 #   install-deps.sh PACKAGE...      those packages
 #
 # Groups: build (building qosd and make demo), test (what the suites and
-# the fuzzers add: cmocka, expat, clang, the X and GNOME tools),
+# the fuzzers add: cmocka, expat, clang, the X and GNOME tools, a browser),
 # kernels (the kernel matrix's VMs), vm (the systemd VM's disk), deb
 # (make deb and lintian).
 set -euo pipefail
@@ -18,7 +18,7 @@ declare -A groups=(
                  libjson-c-dev libncurses-dev libxcb1-dev libxcb-ewmh-dev libxcb-res0-dev
                  dbus-daemon systemd util-linux passwd procps"
         [test]="libcmocka-dev libexpat1-dev clang libclang-rt-14-dev gstreamer1.0-tools gstreamer1.0-plugins-base
-                xvfb openbox xdotool x11-utils nodejs gjs tmux bash-completion"
+                xvfb openbox xdotool x11-utils nodejs gjs tmux bash-completion firefox-esr"
         [kernels]="qemu-system-x86 busybox-static dpkg"
         [vm]="mmdebstrap qemu-system-x86 e2fsprogs"
         [deb]="debhelper dpkg-dev fakeroot lintian"
