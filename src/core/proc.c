@@ -101,12 +101,13 @@ int proc_start_time(pid_t tid, uint64_t *ret) {
         return 0;
 }
 
-static int status_field(pid_t pid, const char *key, char *out, size_t outsize) {
+/* A field of /proc/PID/task/TID/status (pid 0: /proc/TID/status). */
+static int status_field(pid_t pid, pid_t tid, const char *key, char *out, size_t outsize) {
         char buf[4096];
         size_t klen = strlen(key);
         int r;
 
-        r = read_task_file(0, pid, "status", buf, sizeof buf, NULL);
+        r = read_task_file(pid, tid, "status", buf, sizeof buf, NULL);
         if (r < 0)
                 return r;
         for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
@@ -127,16 +128,46 @@ static int status_field(pid_t pid, const char *key, char *out, size_t outsize) {
 
 int proc_tgid(pid_t tid, pid_t *ret) {
         char v[32];
-        int r = status_field(tid, "Tgid", v, sizeof v);
+        int r = status_field(0, tid, "Tgid", v, sizeof v);
         if (r < 0)
                 return r;
         *ret = (pid_t) strtol(v, NULL, 10);
         return 0;
 }
 
+int proc_ns_tid(pid_t pid, pid_t tid, pid_t *ret_inner, unsigned *ret_depth) {
+        char v[256], *p = v, *end;
+        unsigned depth = 0;
+        long last = tid;
+        int r = status_field(pid, tid, "NSpid", v, sizeof v);
+        if (r == -EIO) { /* no such line */
+                *ret_inner = tid;
+                *ret_depth = 1;
+                return 0;
+        }
+        if (r < 0)
+                return r;
+        for (;;) {
+                errno = 0;
+                long n = strtol(p, &end, 10);
+                if (end == p)
+                        break;
+                if (errno || n <= 0 || n > INT32_MAX)
+                        return -EIO;
+                last = n;
+                depth++;
+                p = end;
+        }
+        if (depth == 0)
+                return -EIO;
+        *ret_inner = (pid_t) last;
+        *ret_depth = depth;
+        return 0;
+}
+
 int proc_uid(pid_t pid, uid_t *ret) {
         char v[64];
-        int r = status_field(pid, "Uid", v, sizeof v);
+        int r = status_field(0, pid, "Uid", v, sizeof v);
         if (r < 0)
                 return r;
         *ret = (uid_t) strtoul(v, NULL, 10);
@@ -146,7 +177,7 @@ int proc_uid(pid_t pid, uid_t *ret) {
 int proc_owned_by(pid_t tid, uid_t uid) {
         char v[96];
         unsigned long ids[4];
-        int r = status_field(tid, "Uid", v, sizeof v);
+        int r = status_field(0, tid, "Uid", v, sizeof v);
         if (r < 0)
                 return r;
         if (sscanf(v, "%lu %lu %lu %lu", &ids[0], &ids[1], &ids[2], &ids[3]) != 4)
@@ -159,7 +190,7 @@ int proc_owned_by(pid_t tid, uid_t uid) {
 
 int proc_cap_effective(pid_t pid, uint64_t *ret) {
         char v[32], *end;
-        int r = status_field(pid, "CapEff", v, sizeof v);
+        int r = status_field(0, pid, "CapEff", v, sizeof v);
         if (r < 0)
                 return r;
         errno = 0;

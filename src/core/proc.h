@@ -37,6 +37,13 @@ bool proc_exe_path_is_ours(pid_t pid, const char *exe);
 /* The thread group (process) a TID belongs to. */
 int proc_tgid(pid_t tid, pid_t *ret);
 
+/* A thread's number in its own PID namespace (the last of NSpid in
+ * /proc/PID/task/TID/status; pid 0: /proc/TID/status) and how many
+ * namespaces number it, from the one of this /proc down: 1 for a thread in
+ * qosd's own. -ESRCH unless tid is a thread of pid. A kernel without NSpid
+ * (before 4.1) has one namespace as far as qosd can tell: tid and 1. */
+int proc_ns_tid(pid_t pid, pid_t tid, pid_t *ret_inner, unsigned *ret_depth);
+
 /* Real uid of a process. */
 int proc_uid(pid_t pid, uid_t *ret);
 
