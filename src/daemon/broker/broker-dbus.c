@@ -5,6 +5,7 @@
 #include "broker/broker-dbus.h"
 #include "broker/broker.h"
 #include "caller/bus-args.h"
+#include "caller/caller-tid.h"
 #include "core/bus-protocol.h"
 #include "core/macro.h"
 
@@ -25,6 +26,13 @@ int broker_method_set_thread_class(sd_bus_message *msg, void *userdata, sd_bus_e
         if (!broker_admit(m, &caller))
                 return sd_bus_error_setf(error, QOS_BUS_ERROR_RATE_LIMITED,
                                          "Too many requests from process %d; try again later.", (int) caller.pid);
+        /* From a sandbox: a thread of its own process, by its namespace's
+         * number; no other. */
+        pid_t asked = args.tid;
+        if (caller_resolve_tid(&caller, asked, &args.tid) < 0)
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_NO_SUCH_TASK,
+                                         "No thread %d in the calling process (a caller in its own PID namespace "
+                                         "names only its own threads).", (int) asked);
         r = broker_set_thread_class(m, &caller, &args, &answer);
         _cleanup_free_ char *reason = answer.reason;
         if (r < 0 && answer.error_name)

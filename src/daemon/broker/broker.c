@@ -140,6 +140,10 @@ int broker_set_thread_class(Manager *m, const Caller *caller, const SetThreadCla
         /* A thread raised by a loan is judged by its own class. */
         if (r >= 0)
                 (void) override_base_view(m, &ref, &cur);
+        /* A sandboxed caller's number was looked up among its own threads
+         * (caller-tid.h): the thread must still be one of them. */
+        if (r >= 0 && caller->nested && a.target_pid != caller->pid)
+                r = -ESRCH;
         if (r < 0)
                 return refuse(ret, QOS_BUS_ERROR_NO_SUCH_TASK, -ESRCH, "No thread %d with start time %" PRIu64 ".",
                               (int) args->tid, args->start_time);

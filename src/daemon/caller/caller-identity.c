@@ -180,6 +180,11 @@ int caller_identify(CallerBook *b, sd_bus_message *msg, Caller *ret) {
                           sd_bus_message_get_sender(msg) ?: "?", (int) c.pid);
                 return -ESRCH;
         }
+        pid_t inner;
+        unsigned depth;
+        if (proc_ns_tid(0, c.pid, &inner, &depth) < 0)
+                return -ESRCH;
+        c.nested = depth > 1;
         c.privileged = has_sys_nice(&c);
         *ret = c;
         return 0;

@@ -22,6 +22,8 @@ typedef struct Caller {
         uid_t uid;              /* effective uid when it connected */
         uint64_t start_time;    /* of pid, clock ticks since boot */
         bool privileged;        /* could change any thread itself: see caller_identify() */
+        bool nested;            /* in a PID namespace below qosd's (a sandbox): its
+                                 * thread numbers are its namespace's, see caller-tid.h */
 } Caller;
 
 typedef struct CallerBook {

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "caller/caller-tid.h"
 #include "core/bus-protocol.h"
 #include "core/clock.h"
 #include "core/log.h"
@@ -127,7 +128,11 @@ int explain_method_explain(sd_bus_message *msg, void *userdata, sd_bus_error *er
         r = query_admit(m, msg, QUERY_EXPLAIN, &caller, error);
         if (r < 0)
                 return r;
-        r = explain_thread(m, tid, caller.uid, &x);
+        /* From a sandbox: its own threads, by its namespace's numbers. */
+        pid_t host = tid;
+        r = caller_resolve_tid(&caller, tid, &host);
+        if (r >= 0)
+                r = explain_thread(m, host, caller.uid, &x);
         if (r == -ESRCH || r == -ENOENT)
                 return sd_bus_error_setf(error, QOS_BUS_ERROR_NO_SUCH_TASK, "No such process or thread: %d.", tid);
         if (r < 0)

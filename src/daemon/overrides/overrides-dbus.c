@@ -6,6 +6,7 @@
 #include "caller/bus-args.h"
 #include "core/bus-protocol.h"
 #include "caller/caller-identity.h"
+#include "caller/caller-tid.h"
 #include "core/class-table.h"
 #include "core/kernel-caps.h"
 #include "core/log.h"
@@ -108,7 +109,12 @@ static int begin_override(sd_bus_message *msg, Manager *m, bool with_lock, sd_bu
          * lends what it has now - never more. A waiter that names its lock
          * lends no more than its own class either (its base, if it was lent
          * more): what it was lent reaches the owner along the chain. */
-        r = check_own(&caller, a.waiter, a.waiter_start, &wref);
+        /* From a sandbox both are named by its namespace's numbers. */
+        r = caller_resolve_tid(&caller, a.waiter, &a.waiter) < 0 || caller_resolve_tid(&caller, a.owner, &a.owner) < 0
+                    ? -EPERM
+                    : 0;
+        if (r >= 0)
+                r = check_own(&caller, a.waiter, a.waiter_start, &wref);
         if (r >= 0)
                 r = check_own(&caller, a.owner, a.owner_start, &oref);
         if (r >= 0)
