@@ -47,6 +47,22 @@ check "alice at the seat, no source: her rules' user-interactive applies" wait_u
 check "to both of her apps" wait_until nice_is "$ui2" -20
 check "status names the policy and the seat's user" status_has "no source: .*uid $USER_ID"
 
+# qosctl run through qosd: alice, at the seat, is granted user-interactive
+# and hears nothing; bob, at no seat, is held at utility and told so in one
+# line. Neither program has a rule.
+cp /bin/sleep /usr/local/bin/qos-run-ui
+as_user sh -c 'qosctl run -c user-interactive /usr/local/bin/qos-run-ui 3600 </dev/null >/tmp/qos-run-alice.out 2>&1 &'
+runuser -u "$BOB" -- sh -c 'qosctl run -c user-interactive /usr/local/bin/qos-run-ui 3600 </dev/null >/tmp/qos-run-bob.out 2>&1 &'
+run_of() { pgrep -u "$1" -x qos-run-ui | head -n 1; }
+check "qosctl run -c user-interactive as alice at the seat: granted (nice -20)" \
+        wait_until eval 'p=$(run_of "$USER_NAME") && nice_is "$p" -20'
+check "and silent" [ ! -s /tmp/qos-run-alice.out ]
+check "as bob, at no seat: held at utility (nice 0)" wait_until eval 'p=$(run_of "$BOB") && nice_is "$p" 0'
+check "bob is told in one line: $(head -c 300 /tmp/qos-run-bob.out)" eval \
+        '[ "$(wc -l </tmp/qos-run-bob.out)" = 1 ] && grep -q "^qosctl run: user-interactive held at utility" /tmp/qos-run-bob.out'
+check "ps says held for bob's" eval 'qosctl ps -p "$(run_of "$BOB")" | grep -Eq " utility +held "'
+pkill -x qos-run-ui
+
 # mutter's marks, written as alice (her own cgroups), as mutter does.
 mark() { # scope value
         as_user python3 -c 'import os, sys; os.setxattr(sys.argv[1], "user.xdg.inactive-since", sys.argv[2].encode())' \
