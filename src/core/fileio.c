@@ -10,10 +10,14 @@
 /* The path may lie in a cgroup a user owns: an open must never wait. */
 int read_small_file(const char *path, char *buf, size_t size, size_t *ret_len) {
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-        size_t len = 0;
-
         if (fd < 0)
                 return negative_errno();
+        return read_small_fd(fd, buf, size, ret_len);
+}
+
+int read_small_fd(int fd, char *buf, size_t size, size_t *ret_len) {
+        size_t len = 0;
+
         while (len < size - 1) {
                 ssize_t n = read(fd, buf + len, size - 1 - len);
                 if (n < 0) {

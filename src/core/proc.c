@@ -165,6 +165,23 @@ int proc_ns_tid(pid_t pid, pid_t tid, pid_t *ret_inner, unsigned *ret_depth) {
         return 0;
 }
 
+int proc_root_file(pid_t pid, const char *name, char *buf, size_t size) {
+        char path[PATH_MAX];
+        struct stat st;
+
+        if (strchr(name, '/') || size == 0)
+                return -EINVAL;
+        snprintf(path, sizeof path, "/proc/%d/root/%s", (int) pid, name);
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+        if (fd < 0)
+                return errno == ELOOP ? -EINVAL : negative_errno();
+        if (fstat(fd, &st) < 0)
+                return negative_errno();
+        if (!S_ISREG(st.st_mode))
+                return -EINVAL;
+        return read_small_fd(fd, buf, size, NULL);
+}
+
 int proc_uid(pid_t pid, uid_t *ret) {
         char v[64];
         int r = status_field(0, pid, "Uid", v, sizeof v);
