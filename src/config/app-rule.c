@@ -14,6 +14,7 @@ static const char *const kind_names[_MATCH_KIND_MAX] = {
         [MATCH_EXECUTABLE] = "Executable",
         [MATCH_COMMAND_LINE] = "CommandLine",
         [MATCH_CGROUP] = "Cgroup",
+        [MATCH_APP_ID] = "AppId",
 };
 
 const char *match_kind_to_string(MatchKind k) {

@@ -15,6 +15,7 @@ typedef enum MatchKind {
         MATCH_EXECUTABLE,
         MATCH_COMMAND_LINE,
         MATCH_CGROUP,
+        MATCH_APP_ID,
         _MATCH_KIND_MAX,
 } MatchKind;
 

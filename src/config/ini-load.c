@@ -68,6 +68,7 @@ static const struct {
         { SECTION_MATCH, "Executable", apply_match, MATCH_EXECUTABLE },
         { SECTION_MATCH, "CommandLine", apply_match, MATCH_COMMAND_LINE },
         { SECTION_MATCH, "Cgroup", apply_match, MATCH_CGROUP },
+        { SECTION_MATCH, "AppId", apply_match, MATCH_APP_ID },
         { SECTION_PROCESS, "Class", apply_class, 0 },
         { SECTION_THREAD, "Class", apply_class, 0 },
         { SECTION_LIMITS, "MaxClass", apply_class, 0 },
@@ -95,6 +96,9 @@ static int apply_match(IniState *st, int kind, const char *value, RuleOrigin o) 
                 report(st, LOG_WARNING, o.line, "Executable=%s is neither an absolute path nor a basename; it never matches", value);
         if (kind == MATCH_CGROUP && *value && !strchr("/*?[", value[0]))
                 report(st, LOG_WARNING, o.line, "Cgroup=%s never matches: cgroup paths start with '/'", value);
+        if (kind == MATCH_APP_ID && strpbrk(value, "/ "))
+                report(st, LOG_WARNING, o.line, "AppId=%s never matches: app IDs have no '/' or space "
+                       "(they look like org.example.App)", value);
         int r = app_rule_add_match(st->app, (MatchKind) kind, value, o);
         if (r == -E2BIG) {
                 report(st, LOG_ERR, o.line, "more than %u %s= patterns; ignored", UINT16_MAX,

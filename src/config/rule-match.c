@@ -66,7 +66,16 @@ static ssize_t best_pattern(const Pattern *patterns, size_t n, const char *s) {
 }
 
 static const char *process_field(const ProcessInfo *p, MatchKind k) {
-        return k == MATCH_COMMAND_LINE ? p->cmdline : k == MATCH_CGROUP ? p->cgroup : NULL;
+        switch (k) {
+        case MATCH_COMMAND_LINE:
+                return p->cmdline;
+        case MATCH_CGROUP:
+                return p->cgroup;
+        case MATCH_APP_ID:
+                return p->app_id;
+        default:
+                return NULL;
+        }
 }
 
 static void consider(MatchCtx *ctx, uint32_t index, uint32_t pattern) {

@@ -25,6 +25,7 @@ typedef struct ProcessInfo {
         const char *arg0;       /* basename of argv[0] */
         const char *comm;       /* the main thread's name */
         const char *cgroup;     /* cgroup path of the process */
+        const char *app_id;     /* from its unit's name or its Flatpak instance (units/app-id.h) */
         uid_t uid;
         bool exe_elsewhere;     /* exe may name another file where the rules were
                                  * written (proc_exe_path_is_ours()): full-path
@@ -152,6 +153,10 @@ size_t ruleset_user_size(const RuleSet *rs, uid_t uid);
 /* Distinct files read (main files, drop-ins, schedqos files; masks not
  * counted). */
 size_t ruleset_n_files(const RuleSet *rs);
+
+/* Whether any rule matches by AppId=: only then is a process's Flatpak
+ * instance read for its ID (a unit's name costs nothing to read). */
+bool ruleset_uses_app_ids(const RuleSet *rs);
 
 /* The class for one thread of a process (thread_name = its comm; NULL for
  * the process as a whole). Returns 1 if an application's rules matched, 0

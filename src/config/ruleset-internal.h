@@ -18,6 +18,7 @@ typedef struct Scope {
         GlobIndex by_name;      /* Executable= basenames, and file names of files without [Match] */
         uint32_t *unindexed;    /* applications matched by CommandLine=/Cgroup= only */
         size_t n_unindexed;
+        bool app_ids;           /* some rule matches by AppId= */
         size_t n_rules;
         /* User scopes: what they may load, what they read so far, and the
          * limit that stopped the load (NULL: none). */

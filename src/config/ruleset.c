@@ -26,11 +26,23 @@ static const char *admin_dir(const RuleSet *rs) {
 
 static int check_exempt(const RuleSet *rs, AppRule *app, DiagList *diag) {
         const char *admin = admin_dir(rs);
-        size_t n = admin ? strlen(admin) : 0;
+        size_t n = admin ? strlen(admin) : 0, n_exe, n_app;
         AppRuleExtra *extra = app->extra;
-        if (!app_rule_interactive_exempt(app) || !admin)
-                return 0; /* files or directories named by hand: only qosd's load judges */
+        if (!app_rule_interactive_exempt(app))
+                return 0;
         RuleOrigin o = app_rule_origin(app, extra->exempt_origin);
+        /* An app ID is what the app's launcher says, and its user may say
+         * any: it picks a class, never a pass through the gate. */
+        (void) app_rule_patterns(app, MATCH_EXECUTABLE, &n_exe);
+        (void) app_rule_patterns(app, MATCH_APP_ID, &n_app);
+        if (n_app > 0 && n_exe == 0) {
+                extra->interactive_exempt = false;
+                return diag_add(diag, LOG_WARNING, o.path ?: "?", o.line,
+                                "AllowInteractiveInBackground= needs Executable= beside AppId= (an app ID is "
+                                "the launcher's word); ignored");
+        }
+        if (!admin)
+                return 0; /* files or directories named by hand: only qosd's load judges */
         if (o.path && strncmp(o.path, admin, n) == 0 && o.path[n] == '/') /* its files and drop-ins */
                 return 0;
         extra->interactive_exempt = false;
@@ -128,10 +140,12 @@ static int load_unit(const FileOpener *o, RuleSet *rs, Scope *s, const ConfUnit 
 }
 
 static int index_app(Scope *s, const AppRule *app, uint32_t i) {
-        size_t n_exe;
+        size_t n_exe, n_app;
         const Pattern *exe = app_rule_patterns(app, MATCH_EXECUTABLE, &n_exe);
         int r;
 
+        (void) app_rule_patterns(app, MATCH_APP_ID, &n_app);
+        s->app_ids |= n_app > 0;
         if (app->implicit_match)
                 return glob_index_add(&s->by_name, app->name, i, PATTERN_IMPLICIT);
         if (n_exe == 0) {
@@ -461,6 +475,13 @@ size_t ruleset_user_size(const RuleSet *rs, uid_t uid) {
                 if (rs->scopes[i].user && rs->scopes[i].uid == uid)
                         return rs->scopes[i].n_rules;
         return 0;
+}
+
+bool ruleset_uses_app_ids(const RuleSet *rs) {
+        for (size_t i = 0; rs && i < rs->n_scopes; i++)
+                if (rs->scopes[i].app_ids)
+                        return true;
+        return false;
 }
 
 size_t ruleset_n_files(const RuleSet *rs) {

@@ -261,6 +261,41 @@ static void test_match_keys(void **state) {
         assert_string_equal(who(f, &p, NULL, NULL), "scope");
 }
 
+/* AppId=: the app's ID from its unit or Flatpak instance; globs allowed;
+ * it counts as a Match kind, so beside Executable= it narrows. An
+ * exemption from the gate needs an Executable= too: an app ID is the
+ * launcher's word. */
+static void test_app_id(void **state) {
+        Fixture *f = *state;
+        sys_write(f, ADMIN, "nautilus.conf", "[Match]\nAppId=org.gnome.Nautilus\n[Process]\nClass=in\n");
+        sys_write(f, ADMIN, "kde.conf", "[Match]\nAppId=org.kde.*\n[Process]\nClass=bg\n");
+        sys_write(f, ADMIN, "konsole.conf",
+                  "[Match]\nExecutable=konsole\nAppId=org.kde.konsole\n[Process]\nClass=ui\n");
+        sys_write(f, ADMIN, "game.conf", "[Match]\nAppId=com.example.Game\n[Process]\nClass=ui\n"
+                                         "[Limits]\nAllowInteractiveInBackground=yes\n");
+        sys_write(f, ADMIN, "typo.conf", "[Match]\nAppId=/usr/bin/x\n[Process]\nClass=bg\n");
+        load(f);
+        expect_diag(&f->diag, 6, LOG_WARNING, "AllowInteractiveInBackground= needs Executable= beside AppId=");
+        expect_diag(&f->diag, 2, LOG_WARNING, "AppId=/usr/bin/x never matches");
+
+        MatchResult m;
+        ProcessInfo p = proc("/app/bin/nautilus", NULL, ME);
+        assert_string_equal(who(f, &p, NULL, NULL), ""); /* no app ID known */
+        p.app_id = "org.gnome.Nautilus";
+        assert_string_equal(who(f, &p, NULL, &m), "nautilus");
+        assert_int_equal(m.class, QCLASS_USER_INITIATED);
+        p = proc("/usr/bin/dolphin", NULL, ME);
+        p.app_id = "org.kde.dolphin";
+        assert_string_equal(who(f, &p, NULL, NULL), "kde");
+        p = proc("/usr/bin/konsole", NULL, ME);
+        p.app_id = "org.kde.konsole";
+        assert_string_equal(who(f, &p, NULL, NULL), "konsole"); /* two kinds beat one */
+        p = proc("/usr/bin/anything", NULL, ME);
+        p.app_id = "com.example.Game";
+        assert_string_equal(who(f, &p, NULL, &m), "game");
+        assert_false(m.interactive_exempt);
+}
+
 static void test_json_apps(void **state) {
         Fixture *f = *state;
         sys_write(f, VENDOR, "schedqos.json",
@@ -537,7 +572,7 @@ int main(void) {
                 T(test_more_kinds_win),
                 T(test_directory_then_name_break_ties),
                 T(test_match_keys),
-                T(test_json_apps),
+                T(test_app_id), T(test_json_apps),
                 T(test_limits),
                 T(test_interactive_exemption),
                 T(test_masking_and_dropins),
