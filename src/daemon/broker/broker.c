@@ -52,7 +52,7 @@ static void app_cap(Manager *m, pid_t tgid, pid_t tid, QClass *ret, char *origin
         if (!m->rules)
                 return;
         if (!p) {
-                if (process_record_read(tgid, 0, &own) < 0)
+                if (process_record_read(tgid, 0, ruleset_uses_app_ids(m->rules), &own) < 0)
                         return;
                 p = own;
         }

@@ -49,7 +49,7 @@ int scan_process(Manager *m, pid_t pid, ScanReason why) {
         r = task_ref_open(pid, 0, &ref);
         if (r < 0)
                 goto gone;
-        r = process_record_read(pid, ref.start_time, &rec);
+        r = process_record_read(pid, ref.start_time, ruleset_uses_app_ids(m->rules), &rec);
         if (r >= 0)
                 r = process_record_keep_program(rec, process_table_get(&m->procs, pid));
         if (r >= 0)

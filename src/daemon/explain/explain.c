@@ -237,7 +237,7 @@ int explain_thread(Manager *m, pid_t tid, uid_t viewer, Explanation *ret) {
         if (r >= 0)
                 r = task_attr_read(tid, &cur);
         if (r >= 0)
-                r = process_record_read(pid, 0, &rec);
+                r = process_record_read(pid, 0, true, &rec);
         if (r < 0)
                 return r;
         bool own = explain_may_see(viewer, tid);
@@ -252,6 +252,8 @@ int explain_thread(Manager *m, pid_t tid, uid_t viewer, Explanation *ret) {
                 r = add(&x, "user", "%u", (unsigned) rec->uid);
         if (r >= 0 && rec->cgroup)
                 r = add(&x, "cgroup", "%s", shown(own, rec->cgroup));
+        if (r >= 0 && rec->app_id)
+                r = add(&x, "app id", "%s", shown(own, rec->app_id));
         if (r >= 0)
                 r = add(&x, "foreground", "%s", focus_state_of(m, pid, buf, sizeof buf));
         if (r < 0)

@@ -6,6 +6,7 @@
 #include "core/macro.h"
 #include "state/process-table.h"
 #include "core/proc.h"
+#include "units/app-id.h"
 
 ProcessRecord *process_record_free(ProcessRecord *p) {
         if (!p)
@@ -15,11 +16,24 @@ ProcessRecord *process_record_free(ProcessRecord *p) {
         free(p->arg0);
         free(p->comm);
         free(p->cgroup);
+        free(p->app_id);
         free(p);
         return NULL;
 }
 
-int process_record_read(pid_t pid, uint64_t start_time, ProcessRecord **ret) {
+/* The app ID: its unit's, else (flatpak_info) its Flatpak instance's. */
+static int read_app_id(pid_t pid, const char *cgroup, bool flatpak_info, char **ret) {
+        char id[APP_ID_MAX], info[4096];
+        *ret = NULL;
+        if (!(cgroup && app_id_from_cgroup(cgroup, id) >= 0) &&
+            !(flatpak_info && proc_root_file(pid, ".flatpak-info", info, sizeof info) >= 0 &&
+              app_id_from_flatpak_info(info, id) >= 0))
+                return 0;
+        *ret = strdup(id);
+        return *ret ? 0 : -ENOMEM;
+}
+
+int process_record_read(pid_t pid, uint64_t start_time, bool flatpak_info, ProcessRecord **ret) {
         _cleanup_(process_record_freep) ProcessRecord *p = calloc(1, sizeof *p);
         char comm[PROC_COMM_MAX];
         int r;
@@ -45,6 +59,9 @@ int process_record_read(pid_t pid, uint64_t start_time, ProcessRecord **ret) {
         p->exe_elsewhere = p->exe && !proc_exe_path_is_ours(pid, p->exe);
         (void) proc_cmdline(pid, &p->cmdline, &p->arg0);
         (void) proc_cgroup(pid, NULL, &p->cgroup);
+        r = read_app_id(pid, p->cgroup, flatpak_info, &p->app_id);
+        if (r < 0)
+                return r;
         *ret = TAKE_PTR(p);
         return 0;
 }
@@ -69,7 +86,7 @@ int process_record_copy(const ProcessRecord *parent, pid_t pid, uint64_t start_t
         p->matched = parent->matched;
         if (dup_or_null(parent->exe, &p->exe) < 0 || dup_or_null(parent->cmdline, &p->cmdline) < 0 ||
             dup_or_null(parent->arg0, &p->arg0) < 0 || dup_or_null(parent->comm, &p->comm) < 0 ||
-            dup_or_null(parent->cgroup, &p->cgroup) < 0)
+            dup_or_null(parent->cgroup, &p->cgroup) < 0 || dup_or_null(parent->app_id, &p->app_id) < 0)
                 return -ENOMEM;
         *ret = TAKE_PTR(p);
         return 0;
@@ -95,6 +112,7 @@ ProcessInfo process_record_info(const ProcessRecord *p) {
                 .arg0 = p->arg0,
                 .comm = p->comm,
                 .cgroup = p->cgroup,
+                .app_id = p->app_id,
                 .uid = p->uid,
                 .exe_elsewhere = p->exe_elsewhere,
         };

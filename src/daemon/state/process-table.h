@@ -16,6 +16,7 @@ typedef struct ProcessRecord {
         pid_t pid;
         uint64_t start_time;
         char *exe, *cmdline, *arg0, *comm, *cgroup;
+        char *app_id;           /* NULL: none known (units/app-id.h) */
         uid_t uid;
         bool exe_elsewhere;     /* ProcessInfo.exe_elsewhere */
         bool matched;           /* an application rule matched the process */
@@ -27,8 +28,11 @@ typedef struct ProcessTable {
 } ProcessTable;
 
 /* Read what the matcher looks at from /proc (the caller pins the task and
- * checks it is still alive afterwards). -ESRCH if gone. */
-int process_record_read(pid_t pid, uint64_t start_time, ProcessRecord **ret);
+ * checks it is still alive afterwards). -ESRCH if gone. The app ID comes
+ * from the unit's name; with flatpak_info, also from a Flatpak instance's
+ * /.flatpak-info where the unit names none (only worth an open when some
+ * rule matches by AppId=). */
+int process_record_read(pid_t pid, uint64_t start_time, bool flatpak_info, ProcessRecord **ret);
 /* A forked child: the same program, so the same facts under another PID. */
 int process_record_copy(const ProcessRecord *parent, pid_t pid, uint64_t start_time,
                         ProcessRecord **ret);
