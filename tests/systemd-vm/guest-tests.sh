@@ -150,6 +150,19 @@ check "qosctl run -c background as a user: its own scope in qos.slice" wait_unti
 check "which is idle" is_idle "/sys/fs/cgroup$(cgroup_of "$s")"
 kill "$s"
 
+# --- (g) AppId=: apps in units named as Flatpak and GNOME name them ---
+cp /bin/sleep /usr/local/bin/qos-appid
+printf '[Match]\nAppId=org.example.QosApp\n\n[Process]\nClass=background\n' >"$RULES/qosapp.conf"
+qosctl reload >/dev/null
+for unit in app-flatpak-org.example.QosApp-71 app-gnome-org.example.QosApp-72; do
+        start_app "$unit" /usr/local/bin/qos-appid 300
+        p=$(procs_of "$(scope_dir "$unit")" | head -n 1)
+        check "AppId=org.example.QosApp: $unit.scope's program is background" wait_until is_sched_idle "$p"
+        check "explain shows its app ID" output_has "app id *org.example.QosApp" qosctl explain "$p"
+        kill "$p"
+done
+rm -f "$RULES/qosapp.conf"
+
 systemctl stop qosd
 check "qosd stopped cleanly" [ "$(systemctl show -p Result --value qosd)" = success ]
 journalctl -u qosd -b --no-pager -o cat | sed 's/^/# qosd: /' | tail -n 40
