@@ -34,6 +34,7 @@ static const char *const rules[][2] = {
         { "capped.conf", "[Match]\nExecutable=/usr/bin/greedy\n[Process]\nClass=user-interactive\n"
                          "[Limits]\nMaxClass=utility\n" },
         { "threads.conf", "[Match]\nExecutable=/usr/bin/player\n[Thread:audio-*]\nClass=user-initiated\n" },
+        { "capgame.conf", "[Match]\nExecutable=/usr/bin/capgame\n[Limits]\nMaxClass=background\n" },
 };
 
 typedef enum Now {
@@ -48,6 +49,7 @@ typedef struct Case {
         const char *name;
         const char *exe, *thread;
         bool outside;           /* the gate holds user-interactive */
+        bool game;              /* the main thread of a game gamemode runs */
         bool has_entry;
         TaskState state;
         QClass entry_class;
@@ -61,6 +63,14 @@ typedef struct Case {
 
 static const Case cases[] = {
         { "no rule, never touched", "/usr/bin/other", "other", .action = ACTION_NONE },
+        { "a game no rule names: its main thread user-initiated", "/usr/bin/other", "other", .game = true,
+          .action = ACTION_APPLY, .class = UIN, .wanted = UIN },
+        { "a game its rule puts in background stays there", "/usr/bin/indexer", "indexer", .game = true,
+          .action = ACTION_APPLY, .class = BG, .wanted = BG },
+        { "a game whose MaxClass= is background", "/usr/bin/capgame", "capgame", .game = true,
+          .action = ACTION_APPLY, .class = BG, .wanted = UIN, .capped = true },
+        { "a game that ended: its main thread back", "/usr/bin/other", "other", .has_entry = true,
+          .state = TASK_APPLIED, .entry_class = UIN, .now = NOW_AS_ENTRY, .action = ACTION_RESTORE },
         { "application matches, but no Class= for this thread", "/usr/bin/player", "player",
           .action = ACTION_NONE },
         { "thread rule of that application", "/usr/bin/player", "audio-out",
@@ -185,7 +195,7 @@ static void test_table(void **state) {
                 TaskAttr now = attr_for(c->now, c->entry_class, &kc);
                 class_target_attr(c->entry_class ?: QCLASS_UTILITY, &kc, &e.set);
                 ThreadFacts f = { .rules = rs, .process = &p, .thread_name = c->thread,
-                                  .outside_foreground = c->outside, .now = &now,
+                                  .outside_foreground = c->outside, .game_main = c->game, .now = &now,
                                   .entry = c->has_entry ? &e : NULL, .on_foreign = c->on_foreign, .caps = &kc };
                 Verdict v;
 

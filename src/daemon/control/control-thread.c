@@ -12,6 +12,7 @@
 #include "core/proc.h"
 #include "decide/decide.h"
 #include "focus/focus.h"
+#include "focus/games.h"
 #include "overrides/override-book.h"
 
 /* The kernel resets a user class's per-thread knobs in a new task
@@ -100,11 +101,20 @@ static bool holds_interactive(const void *userdata, pid_t pid) {
 }
 
 /* What decide() knows of any thread of p: the rules, the gate, the kernel. */
-static ThreadFacts facts_of(Manager *m, const ProcessRecord *p, const char *thread_name) {
+/* The main thread of a game gamemode runs. */
+static bool game_main(const Manager *m, const ProcessRecord *p, pid_t tid) {
+        uint64_t start = p->start_time;
+        if (!m->games || tid != p->pid || (start == 0 && proc_start_time(p->pid, &start) < 0))
+                return false;
+        return games_contains(m, p->pid, start);
+}
+
+static ThreadFacts facts_of(Manager *m, const ProcessRecord *p, pid_t tid, const char *thread_name) {
         return (ThreadFacts) {
                 .rules = m->rules,
                 .process = p,
                 .thread_name = thread_name,
+                .game_main = game_main(m, p, tid),
                 .holds_interactive = holds_interactive,
                 .holds_userdata = m,
                 .on_foreign = m->settings.on_foreign,
@@ -112,8 +122,8 @@ static ThreadFacts facts_of(Manager *m, const ProcessRecord *p, const char *thre
         };
 }
 
-int control_decide(Manager *m, const ProcessRecord *p, const char *thread_name, Decision *ret) {
-        ThreadFacts f = facts_of(m, p, thread_name);
+int control_decide(Manager *m, const ProcessRecord *p, pid_t tid, const char *thread_name, Decision *ret) {
+        ThreadFacts f = facts_of(m, p, tid, thread_name);
         return decide_rule(&f, ret);
 }
 
@@ -190,7 +200,7 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
         if (!e)
                 e = take_recovered(m, &ref, p->pid, &cur); /* the previous run (killed) changed it? */
 
-        ThreadFacts f = facts_of(m, p, comm);
+        ThreadFacts f = facts_of(m, p, tid, comm);
         f.now = &cur;
         f.entry = e;
         r = decide(&f, &v);
@@ -235,7 +245,7 @@ int control_fork(Manager *m, const ProcessRecord *p, pid_t tid, uint64_t start_t
 
         if (!c || c->state != TASK_APPLIED || c->set.reset_on_fork)
                 return 0;
-        r = control_decide(m, p, c->comm, &d);
+        r = control_decide(m, p, tid, c->comm, &d);
         if (r < 0 || d.class != c->class)
                 return 0;
         r = registry_add(&m->tasks, tid, p->pid, start_time, &e);

@@ -14,7 +14,7 @@
 
 /* The rules' decision with the foreground gate of the moment
  * (decide_rule()). */
-int control_decide(Manager *m, const ProcessRecord *p, const char *thread_name, Decision *ret);
+int control_decide(Manager *m, const ProcessRecord *p, pid_t tid, const char *thread_name, Decision *ret);
 
 /* Evaluate thread tid of process p and act on the verdict. creator is the
  * thread that created it (FORK event), 0 otherwise: a new thread's original

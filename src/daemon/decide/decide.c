@@ -40,8 +40,23 @@ bool decide_has_class(const TaskEntry *e, const TaskAttr *now, QClass c, const K
                 task_attr_diff(now, &transit, class_identity_knobs(caps)) == 0);
 }
 
+/* A game no rule gives a class: its main thread user-initiated, which any
+ * program may ask for itself, up to the app's MaxClass=. */
+static void game_default(Decision *d) {
+        QClass c = QCLASS_USER_INITIATED;
+        if (d->match.max_class != QCLASS_UNSPECIFIED && d->match.max_class < c) {
+                c = d->match.max_class;
+                d->capped = true;
+        }
+        d->class = c;
+        d->wanted = QCLASS_USER_INITIATED;
+        d->game = true;
+}
+
 int decide_rule(const ThreadFacts *f, Decision *ret) {
         int r = policy_decide(f->rules, f->process, f->thread_name, ret);
+        if (r >= 0 && ret->class == QCLASS_UNSPECIFIED && f->game_main)
+                game_default(ret);
         if (r >= 0 && ret->class == QCLASS_USER_INTERACTIVE)
                 policy_gate_interactive(ret, f->holds_interactive ? f->holds_interactive(f->holds_userdata, f->process->pid)
                                                                   : f->outside_foreground);

@@ -25,6 +25,8 @@ typedef struct ThreadFacts {
          * (every event of a storm) need not pay for. */
         bool (*holds_interactive)(const void *userdata, pid_t pid);
         const void *holds_userdata;
+        bool game_main;                 /* the main thread of a game gamemode runs (games.h): with
+                                         * no class from the rules, user-initiated */
         const TaskAttr *now;            /* its settings without loans (override_base_view), or NULL */
         const TaskEntry *entry;         /* qosd's record of this very task, or NULL */
         ForeignPolicy on_foreign;

@@ -34,8 +34,10 @@ void policy_gate_interactive(Decision *d, bool outside) {
 }
 
 const char *decision_origin(const Decision *d, char *buf, size_t size) {
-        if (d->match.origin.path)
+        if (d->match.origin.path && !d->game)
                 snprintf(buf, size, "%s:%u", d->match.origin.path, d->match.origin.line);
+        else if (d->game)
+                snprintf(buf, size, "%s", "a game gamemode runs (no rule names it)");
         else
                 snprintf(buf, size, "%s", "");
         return buf;

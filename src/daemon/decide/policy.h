@@ -15,6 +15,7 @@ typedef struct Decision {
         QClass wanted;          /* what the rule asked, before MaxClass */
         bool capped;
         bool held;              /* user-interactive held at utility: not in the foreground */
+        bool game;              /* no rule: the default for a game's main thread (decide.h) */
         MatchResult match;
 } Decision;
 

@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include "focus/games.h"
 #include "core/log.h"
 #include "core/macro.h"
 #include "overrides/overrides.h"
@@ -62,11 +63,14 @@ int scan_process(Manager *m, pid_t pid, ScanReason why) {
         if (r < 0)
                 return r;
 
-        ThreadFacts f = { .rules = m->rules, .process = rec, .caps = kernel_caps() };
+        /* The process's own verdict is its main thread's: a game no rule
+         * names is matched by being a game. */
+        ThreadFacts f = { .rules = m->rules, .process = rec, .caps = kernel_caps(),
+                          .game_main = games_contains(m, pid, rec->start_time) };
         r = decide_rule(&f, &d);
         if (r < 0)
                 return r;
-        rec->matched = r > 0 || d.match.app;
+        rec->matched = r > 0 || d.match.app || d.game;
         rec->scan_gen = m->scan_gen;
 
         if (!rec->matched) {

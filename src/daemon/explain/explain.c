@@ -88,6 +88,10 @@ static const char *verdict(const Decision *d, char *buf, size_t size) {
                 snprintf(buf, size, "application %s matches, but no Class= applies", d->match.app ?: "?");
                 return buf;
         }
+        if (d->game) {
+                snprintf(buf, size, "%s: %s", qclass_to_string(d->wanted), decision_origin(d, origin, sizeof origin));
+                return buf;
+        }
         snprintf(buf, size, "%s from %s (application %s%s%s)", qclass_to_string(d->wanted),
                  decision_origin(d, origin, sizeof origin), d->match.app ?: "?",
                  d->match.thread_rule ? ", thread rule" : ", process rule",
@@ -165,8 +169,8 @@ static int explain_loans(Manager *m, Explanation *x, pid_t pid, pid_t tid, uint6
 }
 
 /* What the rules say of the process and of this thread, with the gate. */
-static int explain_rules(Manager *m, Explanation *x, const ProcessRecord *rec, pid_t pid, const char *comm,
-                         bool own) {
+static int explain_rules(Manager *m, Explanation *x, const ProcessRecord *rec, pid_t pid, pid_t tid,
+                         const char *comm, bool own) {
         char buf[512];
         Decision dp, dt;
         int r = 0;
@@ -176,7 +180,7 @@ static int explain_rules(Manager *m, Explanation *x, const ProcessRecord *rec, p
         ThreadFacts process_only = { .rules = m->rules, .process = rec, .caps = kernel_caps() };
         if (decide_rule(&process_only, &dp) >= 0)
                 r = add(x, "process rule", "%s", shown_rule(own, dp.match.user_rule, verdict(&dp, buf, sizeof buf)));
-        if (r < 0 || control_decide(m, rec, comm, &dt) < 0)
+        if (r < 0 || control_decide(m, rec, tid, comm, &dt) < 0)
                 return r;
         r = add(x, "thread verdict", "%s", shown_rule(own, dt.match.user_rule, verdict(&dt, buf, sizeof buf)));
         if (r >= 0 && dt.capped && !own && dt.match.limit_user)
@@ -259,7 +263,7 @@ int explain_thread(Manager *m, pid_t tid, uid_t viewer, Explanation *ret) {
         if (r < 0)
                 goto fail;
 
-        r = explain_rules(m, &x, rec, pid, comm, own);
+        r = explain_rules(m, &x, rec, pid, tid, comm, own);
         if (r < 0)
                 goto fail;
 

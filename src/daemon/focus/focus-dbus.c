@@ -10,6 +10,7 @@
 #include "core/focus-source.h"
 #include "focus/focus.h"
 #include "focus/foreground.h"
+#include "focus/games.h"
 #include "core/log.h"
 #include "core/macro.h"
 #include "core/proc.h"
@@ -65,8 +66,49 @@ int focus_method_reset_foreground(sd_bus_message *msg, void *userdata, sd_bus_er
 
 static int refuse(Manager *m, sd_bus_error *error, const Caller *c, const char *why) {
         focus_count_refused(m);
-        log_debug("SetFocus from pid %d uid %u refused: %s", (int) c->pid, (unsigned) c->uid, why);
+        log_debug("a foreground source, pid %d uid %u, refused: %s", (int) c->pid, (unsigned) c->uid, why);
         return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED, "Refused: %s.", why);
+}
+
+/* A session source (SetFocus, SetGames): trusted, or the user of an
+ * active seat session calling from it (if it has a session at all). owner:
+ * the user it speaks for, (uid_t) -1 when trusted. */
+static int admit_source(Manager *m, sd_bus_message *msg, Caller *caller, uid_t *ret_owner, sd_bus_error *error) {
+        int r = caller_identify_or_refuse(&m->callers, msg, caller, error);
+        if (r < 0)
+                return r;
+        *ret_owner = (uid_t) -1;
+        if (is_trusted(m, msg, caller))
+                return 0;
+        if (!focus_user_at_seat(m, caller->uid))
+                return refuse(m, error, caller, "the caller's user has no active session on a seat");
+        if (!seats_session_of_pid_active(caller->pid))
+                return refuse(m, error, caller, "the caller's session is not the active one");
+        *ret_owner = caller->uid;
+        return 0;
+}
+
+/* The process pid names, and that it is the owner's (any with -1). */
+static int source_process(Manager *m, const Caller *caller, uid_t owner, pid_t pid, pid_t *ret_tgid,
+                          sd_bus_error *error) {
+        uid_t uid;
+        if (proc_tgid(pid, ret_tgid) < 0 || proc_uid(*ret_tgid, &uid) < 0)
+                return sd_bus_error_setf(error, QOS_BUS_ERROR_NO_SUCH_TASK, "No process %d.", (int) pid);
+        if (owner != (uid_t) -1 && uid != owner)
+                return refuse(m, error, caller, "the process belongs to another user");
+        return 0;
+}
+
+/* What a session source's change may cost (focus.h); -errno with
+ * RateLimited when over it. */
+static int source_budget(Manager *m, const Caller *caller, uid_t owner, sd_bus_error *error) {
+        if (owner == (uid_t) -1 || focus_budget_ready(m, owner))
+                return 0;
+        focus_count_refused(m);
+        log_debug("pid %d uid %u: over its focus budget", (int) caller->pid, (unsigned) caller->uid);
+        return sd_bus_error_setf(error, QOS_BUS_ERROR_RATE_LIMITED,
+                                 "The focus changes of uid %u have cost qosd more than %g%% of a CPU; "
+                                 "try again in a moment.", (unsigned) owner, FOCUS_COST_USEC_PER_SEC / 1e4);
 }
 
 int focus_method_set_focus(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
@@ -74,7 +116,7 @@ int focus_method_set_focus(sd_bus_message *msg, void *userdata, sd_bus_error *er
         const char *source;
         int32_t pid;
         pid_t tgid = 0;
-        uid_t owner = (uid_t) -1;
+        uid_t owner;
         Caller caller;
         int r;
 
@@ -86,38 +128,46 @@ int focus_method_set_focus(sd_bus_message *msg, void *userdata, sd_bus_error *er
                                          "A source name is 1 to %d of [a-z0-9-].", FOCUS_SOURCE_MAX - 1);
         if (pid < 0)
                 return sd_bus_error_set(error, SD_BUS_ERROR_INVALID_ARGS, "A PID is positive, or 0 for none.");
-        r = caller_identify_or_refuse(&m->callers, msg, &caller, error);
+        r = admit_source(m, msg, &caller, &owner, error);
+        if (r >= 0 && pid > 0)
+                r = source_process(m, &caller, owner, pid, &tgid, error);
+        if (r >= 0)
+                r = source_budget(m, &caller, owner, error);
         if (r < 0)
                 return r;
-        bool trusted = is_trusted(m, msg, &caller);
-        if (!trusted) {
-                if (!focus_user_at_seat(m, caller.uid))
-                        return refuse(m, error, &caller, "the caller's user has no active session on a seat");
-                if (!seats_session_of_pid_active(caller.pid))
-                        return refuse(m, error, &caller, "the caller's session is not the active one");
-                owner = caller.uid;
-        }
-        if (pid > 0) {
-                uid_t uid;
-                if (proc_tgid(pid, &tgid) < 0 || proc_uid(tgid, &uid) < 0)
-                        return sd_bus_error_setf(error, QOS_BUS_ERROR_NO_SUCH_TASK, "No process %d.", (int) pid);
-                if (!trusted && uid != caller.uid)
-                        return refuse(m, error, &caller, "the process belongs to another user");
-        }
-        if (!trusted && !focus_budget_ready(m, caller.uid)) {
-                focus_count_refused(m);
-                log_debug("SetFocus from pid %d uid %u: over its budget", (int) caller.pid, (unsigned) caller.uid);
-                return sd_bus_error_setf(error, QOS_BUS_ERROR_RATE_LIMITED,
-                                         "The focus changes of uid %u have cost qosd more than %g%% of a CPU; "
-                                         "try again in a moment.", (unsigned) caller.uid,
-                                         FOCUS_COST_USEC_PER_SEC / 1e4);
-        }
         /* The claim dies with the connection: a source that crashed must
          * not leave its last window in front for good. */
         uint64_t start = clock_usec(CLOCK_THREAD_CPUTIME_ID); /* qosd's time, not the others' */
         r = focus_set(m, source, owner, sd_bus_message_get_sender(msg), &tgid, pid > 0);
-        if (!trusted)
-                focus_budget_charge(m, caller.uid, clock_usec(CLOCK_THREAD_CPUTIME_ID) - start);
+        if (owner != (uid_t) -1)
+                focus_budget_charge(m, owner, clock_usec(CLOCK_THREAD_CPUTIME_ID) - start);
+        if (r < 0)
+                return r;
+        return sd_bus_reply_method_return(msg, "");
+}
+
+int focus_method_set_games(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        Manager *m = userdata;
+        _cleanup_free_ pid_t *pids = NULL;
+        uid_t owner;
+        Caller caller;
+        size_t n;
+        int r;
+
+        r = bus_args_read_pids(msg, FOREGROUND_MAX, &pids, &n, error);
+        if (r < 0)
+                return r;
+        r = admit_source(m, msg, &caller, &owner, error);
+        for (size_t i = 0; r >= 0 && i < n; i++)
+                r = source_process(m, &caller, owner, pids[i], &pids[i], error);
+        if (r >= 0)
+                r = source_budget(m, &caller, owner, error);
+        if (r < 0)
+                return r;
+        uint64_t start = clock_usec(CLOCK_THREAD_CPUTIME_ID);
+        r = games_set(m, owner, sd_bus_message_get_sender(msg), pids, n);
+        if (owner != (uid_t) -1)
+                focus_budget_charge(m, owner, clock_usec(CLOCK_THREAD_CPUTIME_ID) - start);
         if (r < 0)
                 return r;
         return sd_bus_reply_method_return(msg, "");
@@ -150,6 +200,8 @@ int focus_property(sd_bus *bus, const char *path, const char *iface, const char 
                 return sd_bus_message_append(reply, "t", focus_events(m));
         if (strcmp(prop, "ForegroundRefused") == 0)
                 return sd_bus_message_append(reply, "t", focus_refused(m));
+        if (strcmp(prop, "Games") == 0)
+                return sd_bus_message_append(reply, "s", games_describe(m, buf, sizeof buf));
         return sd_bus_message_append(reply, "s", focus_describe(m, buf, sizeof buf));
 }
 

@@ -42,6 +42,7 @@ typedef struct Overrides Overrides;
 typedef struct Broker Broker;
 typedef struct Units Units;
 typedef struct Focus Focus;
+typedef struct Games Games;
 typedef struct BusLink BusLink;
 typedef struct BpfScheduler BpfScheduler;
 
@@ -61,6 +62,7 @@ struct Manager {
         Reloader *reloader;
         Broker *broker;         /* SetThreadClass (broker.c) */
         Focus *focus;           /* the foreground gate and its sources (focus.h) */
+        Games *games;           /* the games gamemode runs, in the foreground too (games.h) */
         GateMovedHook gate_moved;
         CallerBook callers;     /* the bus peers, for who calls (caller-identity.h) */
         sd_event_source *rescan_timer;  /* pending rescan after an event loss */
