@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/bus-protocol.h"
 #include "qos-focus/focus-report.h"
 #include "core/log.h"
+#include "core/macro.h"
 
 #define CALL_TIMEOUT_USEC (1000 * 1000)
 
@@ -13,6 +15,40 @@ static int on_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret_err
         const sd_bus_error *e = sd_bus_message_get_error(reply);
         if (e)
                 log_info("qosd did not take the focus: %s", e->message ?: e->name);
+        return 0;
+}
+
+static int on_games_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret_error) {
+        const sd_bus_error *e = sd_bus_message_get_error(reply);
+        if (e)
+                log_info("qosd did not take the games: %s", e->message ?: e->name);
+        return 0;
+}
+
+static void send_games(FocusReport *r) {
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
+        int q = sd_bus_message_new_method_call(r->bus, &m, QOS_BUS_NAME, QOS_BUS_PATH, QOS_BUS_INTERFACE,
+                                               "SetGames");
+        if (q >= 0)
+                q = sd_bus_message_append_array(m, 'i', r->games, r->n_games * sizeof *r->games);
+        if (q >= 0)
+                q = sd_bus_call_async(r->bus, NULL, m, on_games_reply, r, 0);
+        if (q < 0)
+                log_warning_errno(q, "cannot tell qosd the games: %m");
+}
+
+int focus_report_games(FocusReport *r, const pid_t *pids, size_t n) {
+        pid_t *copy = calloc(n + 1, sizeof *copy);
+        if (!copy)
+                return -ENOMEM;
+        if (n > 0)
+                memcpy(copy, pids, n * sizeof *copy);
+        free(r->games);
+        r->games = copy;
+        r->n_games = n;
+        r->games_known = true;
+        log_debug("gamemode: %zu game(s)", n);
+        send_games(r);
         return 0;
 }
 
@@ -43,6 +79,8 @@ static int on_owner_changed(sd_bus_message *msg, void *userdata, sd_bus_error *e
         log_info("qosd appeared on the bus: telling it the focus");
         if (r->source[0])
                 send_now(r);
+        if (r->games_known)
+                send_games(r);
         return 0;
 }
 
@@ -69,5 +107,7 @@ int focus_report_open(FocusReport *r, sd_event *event) {
 
 void focus_report_close(FocusReport *r) {
         r->owner_slot = sd_bus_slot_unref(r->owner_slot);
+        free(r->games);
+        r->games = NULL;
         r->bus = sd_bus_flush_close_unref(r->bus);
 }

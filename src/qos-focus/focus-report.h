@@ -18,6 +18,9 @@ typedef struct FocusReport {
         char source[FOCUS_SOURCE_MAX];     /* of the last event */
         pid_t pid;                              /* the focus now */
         pid_t sent;                             /* what qosd was told; -1: nothing yet */
+        pid_t *games;                           /* the games gamemode runs now */
+        size_t n_games;
+        bool games_known;                       /* gamemode has said something */
 } FocusReport;
 
 int focus_report_open(FocusReport *r, sd_event *event);
@@ -25,3 +28,6 @@ void focus_report_close(FocusReport *r);
 
 /* The focus is now pid (0: nothing), as source says. */
 void focus_report(FocusReport *r, const char *source, pid_t pid);
+
+/* The games gamemode runs are now pids (SetGames). -ENOMEM. */
+int focus_report_games(FocusReport *r, const pid_t *pids, size_t n);
