@@ -18,7 +18,7 @@ declare -A groups=(
                  libjson-c-dev libncurses-dev libxcb1-dev libxcb-ewmh-dev libxcb-res0-dev
                  dbus-daemon systemd util-linux passwd procps"
         [test]="libcmocka-dev libexpat1-dev clang libclang-rt-14-dev gstreamer1.0-tools gstreamer1.0-plugins-base
-                xvfb openbox xdotool x11-utils nodejs gjs tmux bash-completion firefox-esr bubblewrap"
+                xvfb openbox xdotool x11-utils nodejs gjs tmux bash-completion firefox-esr bubblewrap gamemode"
         [kernels]="qemu-system-x86 busybox-static dpkg"
         [vm]="mmdebstrap qemu-system-x86 e2fsprogs"
         [deb]="debhelper dpkg-dev fakeroot lintian"
