@@ -124,7 +124,19 @@ for kind in pidns userns; do
         ask_caller "lend user-initiated"
         assert_eq "${out%%:*}" "ok 1 limited 0 other 0" "$kind: one loan from the main thread"
         wait_view "$ht" "$UIN" "$kind: the spawned thread lent user-initiated"
+        ok "$kind: a sandboxed program lends between its own threads"
+
+        # qosd reads the status of at most 1,024 of its threads per call:
+        # one far down the list is not found, one near the top still is.
+        ask_caller "spawn 1100"
+        set -- $out
+        ns_last=$3
+        ht=$(host_tid "$chost" "$ns_last") || fail "$kind: no host thread for $ns_last"
+        ask_caller "call $ns_last $(start_of "$ht") background 0"
+        assert_contains "$out" NoSuchTask "$kind: its 1,102nd thread, past the lookup's bound"
+        ask_caller "call $ns_t $(start_of "$(host_tid "$chost" "$ns_t")") background 0"
+        assert_eq "${out%% *}" background "$kind: its second thread is still found"
         echo quit >&7
         exec 7>&- 8<&-
-        ok "$kind: a sandboxed program lends between its own threads"
+        ok "$kind: a lookup reads at most 1,024 of the caller's threads"
 done

@@ -11,8 +11,13 @@
 
 #include "caller/caller-identity.h"
 
+/* How many of a nested caller's threads one lookup reads: a program in a
+ * sandbox with more threads can name the first this many (the oldest, as
+ * /proc lists them), and each call costs qosd a bounded time. */
+#define CALLER_TID_SCAN_MAX 1024
+
 /* The host TID of the thread the caller calls tid: tid itself for a caller
  * in qosd's PID namespace; for a nested one, the thread of its own process
- * with that number in its namespace, or -ESRCH when it has none (or it
- * exited meanwhile). */
+ * with that number in its namespace, or -ESRCH when it has none among the
+ * first CALLER_TID_SCAN_MAX (or it exited meanwhile). */
 int caller_resolve_tid(const Caller *c, pid_t tid, pid_t *ret);
