@@ -75,3 +75,31 @@ PID=$(pgrep -u "$user" -x qos-appid-prog)
 wait_view "$PID" "$BG" "a Flatpak instance of org.example.QosApp gets background"
 assert_contains "$("$QOSCTL" explain "$PID")" "app id              org.example.QosApp" "explain: the ID from .flatpak-info"
 ok "a Flatpak-like sandbox: the ID from its /.flatpak-info, the rule applies"
+
+# A sandbox's user chooses what its /.flatpak-info is: a FIFO must not
+# make qosd wait, a link is not followed; neither gives an app ID.
+mkfifo "$TEST_TMP/fifo-info"
+chmod 666 "$TEST_TMP/fifo-info"
+cp "$TEST_TMP/flatpak-info" "$QOSD_BIN/info"
+chmod -R a+rX "$QOSD_BIN"
+sandbox() { # extra bwrap arguments...
+        runuser -u "$user" -- bwrap --unshare-user --unshare-pid --die-with-parent --tmpfs / --ro-bind /usr /usr \
+                --symlink usr/lib /lib --symlink usr/lib64 /lib64 --symlink usr/bin /bin --proc /proc --dev /dev \
+                --ro-bind "$QOSD_BIN" /app/bin "$@" /app/bin/qos-appid-prog t1 >/dev/null 2>&1 &
+}
+for kind in fifo link; do
+        pkill -KILL -u "$user" 2>/dev/null || true
+        wait_for sh -c "! pgrep -u '$user' >/dev/null" || fail "the previous sandbox did not end"
+        if [ "$kind" = fifo ]; then
+                sandbox --bind "$TEST_TMP/fifo-info" /.flatpak-info
+        else
+                sandbox --symlink /app/bin/info /.flatpak-info
+        fi
+        wait_for pgrep -u "$user" -x qos-appid-prog >/dev/null || fail "$kind: the sandboxed program did not start"
+        PID=$(pgrep -u "$user" -x qos-appid-prog)
+        timeout 10 "$QOSCTL" status >/dev/null || fail "$kind: qosd does not answer"
+        out=$(timeout 10 "$QOSCTL" explain "$PID") || fail "$kind: explain failed"
+        case $out in *"app id"*) fail "$kind: an app ID from a $kind: $out" ;; esac
+        assert_eq "$(kernel_view "$PID")" "$UT" "$kind: the program keeps the default"
+done
+ok "a FIFO or a link as /.flatpak-info: qosd neither waits nor follows, and no rule applies"
