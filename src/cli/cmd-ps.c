@@ -15,7 +15,9 @@
 #include "cli/loan-marks.h"
 #include "cli/table.h"
 #include "core/macro.h"
+#include "core/proc.h"
 #include "core/term-escape.h"
+#include "units/app-id.h"
 
 static void help(void) {
         printf("Usage: qosctl ps [-a] [-p PID]\n\n"
@@ -36,15 +38,18 @@ static void help(void) {
                "LOAN, from the loans qosd holds for your processes (root: all):\n"
                "stalled:TID a user-class thread waits on a lock held by TID, of a lower\n"
                "class (raised by the loan while it waits); waits:TID another waiter;\n"
-               "lent:CLASS raised by loans to CLASS.\n");
+               "lent:CLASS raised by loans to CLASS.\n\n"
+               "APP, the application's ID, as AppId= rules match it: from the unit its desktop\n"
+               "started it in (app-flatpak-org.mozilla.firefox-1234.scope), or its Flatpak\n"
+               "instance's info file.\n");
 }
 
-enum { COL_PID, COL_TID, COL_COMM, COL_CLASS, COL_STATE, COL_RULE, COL_LOAN, COL_KNOBS, _COL_MAX };
+enum { COL_PID, COL_TID, COL_COMM, COL_CLASS, COL_STATE, COL_RULE, COL_LOAN, COL_APP, COL_KNOBS, _COL_MAX };
 
 /* On a terminal too narrow for all of it, RULE gives up width first (a
  * file keeps its end, file:line; a request its start), then KNOBS, left
- * out when too narrow to show policy and nice, then COMM. LOAN is left
- * out there when no thread has a loan. */
+ * out when too narrow to show policy and nice, then COMM. LOAN and APP are
+ * left out there when no thread has one; APP gives up its width first. */
 static const TableColumn columns[_COL_MAX] = {
         [COL_PID] = { "PID", .right = true },
         [COL_TID] = { "TID", .right = true },
@@ -53,6 +58,7 @@ static const TableColumn columns[_COL_MAX] = {
         [COL_STATE] = { "STATE" },
         [COL_RULE] = { "RULE", .cut = TABLE_CUT_PATH, .min = 16, .order = 1 },
         [COL_LOAN] = { "LOAN", .hide_blank = true },
+        [COL_APP] = { "APP", .cut = TABLE_CUT_END, .min = 12, .drop = true, .hide_blank = true },
         [COL_KNOBS] = { "KNOBS", .cut = TABLE_CUT_END, .min = 24, .drop = true, .order = 2 },
 };
 
@@ -61,6 +67,7 @@ typedef struct Row {
         int32_t pid, tid;
         char *comm, *class_name, *state, *origin, *knobs;
         char loan[64];
+        char app[APP_ID_MAX];   /* "-": none known */
 } Row;
 
 static void row_clear(Row *r) {
@@ -69,6 +76,17 @@ static void row_clear(Row *r) {
         free(r->state);
         free(r->origin);
         free(r->knobs);
+}
+
+/* The app ID of process pid, as qosd reads it (units/app-id.h): its unit's
+ * name, else its Flatpak instance's info file where this user may read it. */
+static void app_of(pid_t pid, char ret[APP_ID_MAX]) {
+        _cleanup_free_ char *cgroup = NULL;
+        char info[4096];
+        if (!(proc_cgroup(pid, NULL, &cgroup) >= 0 && app_id_from_cgroup(cgroup, ret) >= 0) &&
+            !(proc_root_file(pid, ".flatpak-info", info, sizeof info) >= 0 &&
+              app_id_from_flatpak_info(info, ret) >= 0))
+                snprintf(ret, APP_ID_MAX, "-");
 }
 
 static int row_from(const CliTaskRow *t, const CliLoans *loans, Row *ret) {
@@ -82,6 +100,7 @@ static int row_from(const CliTaskRow *t, const CliLoans *loans, Row *ret) {
                 .knobs = term_escape(t->knobs),
         };
         cli_loan_mark(loans, t->tid, ret->loan, sizeof ret->loan);
+        snprintf(ret->app, sizeof ret->app, "-");
         if (!ret->comm || !ret->class_name || !ret->state || !ret->origin || !ret->knobs) {
                 row_clear(ret);
                 return -ENOMEM;
@@ -133,6 +152,12 @@ static int read_rows(sd_bus_message *reply, const CliLoans *loans, pid_t only, R
                 return r;
         if (ret->n > 1)
                 qsort(ret->rows, ret->n, sizeof *ret->rows, cmp_row);
+        /* Once a process: its threads follow one another now. */
+        for (size_t i = 0; i < ret->n; i++)
+                if (i > 0 && ret->rows[i].pid == ret->rows[i - 1].pid)
+                        memcpy(ret->rows[i].app, ret->rows[i - 1].app, sizeof ret->rows[i].app);
+                else
+                        app_of(ret->rows[i].pid, ret->rows[i].app);
         return 0;
 }
 
@@ -149,7 +174,7 @@ static int print_rows(const Rows *l, size_t width) {
                         [COL_PID] = pid, [COL_TID] = tid, [COL_COMM] = r->comm,
                         [COL_CLASS] = r->class_name, [COL_STATE] = r->state,
                         [COL_RULE] = *r->origin ? r->origin : "-",
-                        [COL_LOAN] = r->loan, [COL_KNOBS] = r->knobs,
+                        [COL_LOAN] = r->loan, [COL_APP] = r->app, [COL_KNOBS] = r->knobs,
                 };
                 if (table_add_row(&t, cells) < 0)
                         return -ENOMEM;

@@ -6,7 +6,7 @@
 # (app-gnome-ID-N.scope) name them, in a cgroup v2 hierarchy of its own
 # (this machine's processes are not in units); and when it runs in a
 # Flatpak-like sandbox whose /.flatpak-info names the app, unprivileged
-# bwrap on a root of its own. qosctl explain shows the app ID. A program
+# bwrap on a root of its own. qosctl explain and ps show the app ID. A program
 # in a unit of another app ID keeps the default.
 source "$(dirname "$0")/lib.sh"
 require_root
@@ -52,7 +52,9 @@ for unit in app-flatpak-org.example.QosApp-42.scope app-gnome-org.example.QosApp
         out=$("$QOSCTL" explain "$PID")
         assert_contains "$out" "app id              org.example.QosApp" "explain: the app ID"
         assert_contains "$out" "qosapp.conf" "explain: the rule"
-        ok "$unit: the AppId= rule applies, and explain shows the ID"
+        assert_eq "$("$QOSCTL" ps -p "$PID" | awk 'NR == 1 { a = index($0, " APP ") + 1; next } { split(substr($0, a), f, " "); print f[1]; exit }')" \
+                org.example.QosApp "ps: the APP column"
+        ok "$unit: the AppId= rule applies; explain and ps show the ID"
 done
 start_in "app-gnome-org.example.GlobApp-44.scope"
 wait_view "$PID" "$UIN" "AppId=org.example.Glob* gives user-initiated"
