@@ -117,6 +117,28 @@ bool broker_admit(Manager *m, const Caller *caller) {
         return false;
 }
 
+/* The thread asked about, pinned, its settings (without loans: a thread
+ * raised by a loan is judged by its own class), its process and owner. */
+static int pin_target(Manager *m, const Caller *caller, const SetThreadClassArgs *args, TaskRef *ref,
+                      TaskAttr *cur, AccessRequest *a) {
+        int r = task_ref_open(args->tid, args->start_time, ref);
+        if (r >= 0)
+                r = task_ref_read_attr(ref, cur);
+        if (r >= 0)
+                r = proc_tgid(args->tid, &a->target_pid);
+        if (r >= 0)
+                r = proc_uid(a->target_pid, &a->target_uid);
+        if (r >= 0)
+                r = task_ref_alive(ref); /* what was read is that thread's */
+        if (r >= 0)
+                (void) override_base_view(m, ref, cur);
+        /* A sandboxed caller's number was looked up among its own threads
+         * (caller-tid.h): the thread must still be one of them. */
+        if (r >= 0 && caller->nested && a->target_pid != caller->pid)
+                r = -ESRCH;
+        return r;
+}
+
 int broker_set_thread_class(Manager *m, const Caller *caller, const SetThreadClassArgs *args,
                             BrokerAnswer *ret) {
         Broker *b = m->broker;
@@ -128,22 +150,7 @@ int broker_set_thread_class(Manager *m, const Caller *caller, const SetThreadCla
         int r;
 
         *ret = (BrokerAnswer) {};
-        r = task_ref_open(args->tid, args->start_time, &ref);
-        if (r >= 0)
-                r = task_ref_read_attr(&ref, &cur);
-        if (r >= 0)
-                r = proc_tgid(args->tid, &a.target_pid);
-        if (r >= 0)
-                r = proc_uid(a.target_pid, &a.target_uid);
-        if (r >= 0)
-                r = task_ref_alive(&ref); /* what was read is that thread's */
-        /* A thread raised by a loan is judged by its own class. */
-        if (r >= 0)
-                (void) override_base_view(m, &ref, &cur);
-        /* A sandboxed caller's number was looked up among its own threads
-         * (caller-tid.h): the thread must still be one of them. */
-        if (r >= 0 && caller->nested && a.target_pid != caller->pid)
-                r = -ESRCH;
+        r = pin_target(m, caller, args, &ref, &cur, &a);
         if (r < 0)
                 return refuse(ret, QOS_BUS_ERROR_NO_SUCH_TASK, -ESRCH, "No thread %d with start time %" PRIu64 ".",
                               (int) args->tid, args->start_time);

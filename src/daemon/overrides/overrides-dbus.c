@@ -36,6 +36,15 @@ static int check_own(const Caller *caller, pid_t tid, uint64_t start, TaskRef *r
         return task_ref_open(tid, start, ret);
 }
 
+/* Waiter and owner, both the caller's own, pinned; from a sandbox both are
+ * named by its namespace's numbers (caller-tid.h). */
+static int pin_pair(const Caller *caller, BeginOverrideArgs *a, TaskRef *ret_waiter, TaskRef *ret_owner) {
+        if (caller_resolve_tid(caller, a->waiter, &a->waiter) < 0 || caller_resolve_tid(caller, a->owner, &a->owner) < 0)
+                return -EPERM;
+        int r = check_own(caller, a->waiter, a->waiter_start, ret_waiter);
+        return r < 0 ? r : check_own(caller, a->owner, a->owner_start, ret_owner);
+}
+
 static int refuse_limit(Manager *m, sd_bus_error *error, OverrideLimit limit, uid_t uid) {
         override_count_limited(m);
         switch (limit) {
@@ -109,14 +118,7 @@ static int begin_override(sd_bus_message *msg, Manager *m, bool with_lock, sd_bu
          * lends what it has now - never more. A waiter that names its lock
          * lends no more than its own class either (its base, if it was lent
          * more): what it was lent reaches the owner along the chain. */
-        /* From a sandbox both are named by its namespace's numbers. */
-        r = caller_resolve_tid(&caller, a.waiter, &a.waiter) < 0 || caller_resolve_tid(&caller, a.owner, &a.owner) < 0
-                    ? -EPERM
-                    : 0;
-        if (r >= 0)
-                r = check_own(&caller, a.waiter, a.waiter_start, &wref);
-        if (r >= 0)
-                r = check_own(&caller, a.owner, a.owner_start, &oref);
+        r = pin_pair(&caller, &a, &wref, &oref);
         if (r >= 0)
                 r = task_ref_read_attr(&wref, &wattr);
         QClass has = r >= 0 ? override_lendable(class_from_attr(&wattr, kernel_caps())) : QCLASS_UNSPECIFIED;
