@@ -75,11 +75,17 @@ int user_identity_check(void) {
  * that is a link out of the home, which the load reports to the user. */
 static bool has_dir_as(uid_t uid, gid_t gid, const char *home, const char *path) {
         struct stat st;
-        if (fs_identity_enter(uid, gid) < 0)
+        int r = fs_identity_enter(uid, gid);
+        if (r < 0) {
+                log_debug("uid %u: cannot read files as this user: %s", (unsigned) uid, strerror(-r));
                 return false;
+        }
         _cleanup_close_ int fd = tree_open_path(home, path, O_PATH);
         bool ok = fd == -EXDEV || (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode));
         user_fs_leave(uid, NULL);
+        if (!ok && fd != -ENOENT)
+                log_debug("uid %u: no rule directory %s: %s", (unsigned) uid, path,
+                          fd < 0 ? strerror(-fd) : "not a directory");
         return ok;
 }
 

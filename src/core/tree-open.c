@@ -21,9 +21,47 @@
  * (this file resolves them), no magic link. */
 #define TREE_RESOLVE (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)
 
+/* Where openat2 is refused (ENOSYS: a seccomp filter that predates it,
+ * as systemd 252's units have), the same walk by hand: rel holds no "."
+ * or ".." (tree_open takes them out), and no component is followed if it
+ * is a link, the last one included. */
+static int open_below_by_hand(int root_fd, const char *rel, int flags) {
+        char buf[PATH_MAX], *save = NULL;
+        int dir = -EBADF, fd = -ENOENT;
+
+        if (snprintf(buf, sizeof buf, "%s", *rel ? rel : ".") >= (int) sizeof buf)
+                return -ENAMETOOLONG;
+        char *c = strtok_r(buf, "/", &save);
+        while (c) {
+                char *next = strtok_r(NULL, "/", &save);
+                if (strcmp(c, "..") == 0 || (strcmp(c, ".") == 0 && (next || *rel))) {
+                        fd = -EXDEV;
+                        break;
+                }
+                fd = openat(dir >= 0 ? dir : root_fd, c, (next ? O_PATH | O_DIRECTORY : flags) | O_NOFOLLOW | O_CLOEXEC);
+                if (fd < 0) {
+                        fd = negative_errno();
+                        break;
+                }
+                if (dir >= 0)
+                        close(dir);
+                dir = -EBADF;
+                if (!next)
+                        break;
+                dir = fd;
+                fd = -ENOENT;
+                c = next;
+        }
+        if (dir >= 0)
+                close(dir);
+        return fd;
+}
+
 static int open_below(int root_fd, const char *rel, int flags) {
         struct open_how how = { .flags = (uint64_t) (flags | O_CLOEXEC), .resolve = TREE_RESOLVE };
         long fd = syscall(SYS_openat2, root_fd, *rel ? rel : ".", &how, sizeof how);
+        if (fd < 0 && errno == ENOSYS)
+                return open_below_by_hand(root_fd, rel, flags);
         return fd < 0 ? negative_errno() : (int) fd;
 }
 
@@ -71,6 +109,8 @@ int tree_open_path(const char *root, const char *path, int flags) {
                 struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
                                         .resolve = RESOLVE_NO_MAGICLINKS };
                 _cleanup_close_ int fd = (int) syscall(SYS_openat2, AT_FDCWD, root, &how, sizeof how);
+                if (fd < 0 && errno == ENOSYS) /* as open_below_by_hand() */
+                        fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
                 if (fd < 0)
                         return negative_errno();
                 return tree_open(fd, root, path, flags);
