@@ -5,10 +5,12 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "core/fileio.h"
@@ -165,19 +167,45 @@ int proc_ns_tid(pid_t pid, pid_t tid, pid_t *ret_inner, unsigned *ret_depth) {
         return 0;
 }
 
+/* Whether, in the process's mount table, the last mount on "/" or on
+ * "/NAME" is FUSE: opening a file there asks its user's daemon, which may
+ * never answer. The table is the kernel's, read without asking anyone. */
+static bool root_file_on_fuse(pid_t pid, const char *name) {
+        char path[64], line[4096];
+        bool fuse = false;
+        snprintf(path, sizeof path, "/proc/%d/mountinfo", (int) pid);
+        _cleanup_fclose_ FILE *f = fopen(path, "re");
+        if (!f)
+                return true; /* cannot tell: do not open */
+        while (fgets(line, sizeof line, f)) {
+                char mnt[PATH_MAX], type[64];
+                const char *dash = strstr(line, " - ");
+                if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 || sscanf(dash + 3, "%63s", type) != 1)
+                        continue;
+                if (strcmp(mnt, "/") == 0 || (mnt[0] == '/' && strcmp(mnt + 1, name) == 0))
+                        fuse = strncmp(type, "fuse", 4) == 0;
+        }
+        return fuse;
+}
+
 int proc_root_file(pid_t pid, const char *name, char *buf, size_t size) {
         char path[PATH_MAX];
         struct stat st;
+        struct statfs fs;
 
         if (strchr(name, '/') || size == 0)
+                return -EINVAL;
+        if (root_file_on_fuse(pid, name))
                 return -EINVAL;
         snprintf(path, sizeof path, "/proc/%d/root/%s", (int) pid, name);
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
         if (fd < 0)
                 return errno == ELOOP ? -EINVAL : negative_errno();
-        if (fstat(fd, &st) < 0)
+        if (fstat(fd, &st) < 0 || fstatfs(fd, &fs) < 0)
                 return negative_errno();
-        if (!S_ISREG(st.st_mode))
+        /* A FUSE file answers when its user's daemon pleases: a read
+         * could wait forever. */
+        if (!S_ISREG(st.st_mode) || fs.f_type == FUSE_SUPER_MAGIC)
                 return -EINVAL;
         return read_small_fd(fd, buf, size, NULL);
 }

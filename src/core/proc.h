@@ -46,8 +46,9 @@ int proc_ns_tid(pid_t pid, pid_t tid, pid_t *ret_inner, unsigned *ret_depth);
 
 /* A small regular file NAME at the root of the process's own file system
  * view (/proc/PID/root/NAME), as Flatpak's /.flatpak-info. The process
- * chose what is there: a symbolic link, a FIFO or a device is not read
- * (-EINVAL), nor more than size - 1 bytes. -ENOENT when there is none. */
+ * chose what is there: a symbolic link, a FIFO, a device or a file on FUSE
+ * (whose reads its user's daemon may never answer) is not read (-EINVAL),
+ * nor more than size - 1 bytes. -ENOENT when there is none. */
 int proc_root_file(pid_t pid, const char *name, char *buf, size_t size);
 
 /* Real uid of a process. */
