@@ -139,8 +139,8 @@ int focus_reset(Manager *m, const char *why) {
 
 int focus_set(Manager *m, const char *source, uid_t owner, const char *sender, const pid_t *pids, size_t n) {
         Focus *f = m->focus;
-        _cleanup_free_ pid_t *before = NULL, *after = NULL;
-        size_t n_before = 0, n_after = 0;
+        _cleanup_free_ pid_t *before = NULL, *moved = NULL;
+        size_t n_before = 0, n_moved = 0;
         bool was_known = f->set.known;
         char *copy = NULL;
         int r, taken;
@@ -163,11 +163,11 @@ int focus_set(Manager *m, const char *source, uid_t owner, const char *sender, c
         f->sender = copy;
         f->since_usec = clock_usec(CLOCK_MONOTONIC);
         f->events++;
-        r = foreground_list(&f->set, &after, &n_after);
+        r = foreground_moved(&f->set, before, n_before, &moved, &n_moved);
         if (r < 0)
                 return r;
         log_debug("foreground from %s (uid %d): %zu process(es)", source, owner == (uid_t) -1 ? -1 : (int) owner,
-                  n_after);
+                  n_moved - n_before);
         if (!m->gate_moved)
                 return taken;
         /* Only the processes that left or entered change (all of them when
@@ -176,13 +176,7 @@ int focus_set(Manager *m, const char *source, uid_t owner, const char *sender, c
                 m->gate_moved(m, NULL, 0, "a foreground source spoke");
                 return taken;
         }
-        pid_t *moved = reallocarray(before, n_before + n_after + 1, sizeof *moved);
-        if (!moved)
-                return -ENOMEM;
-        before = moved;
-        if (n_after > 0)
-                memcpy(moved + n_before, after, n_after * sizeof *moved);
-        m->gate_moved(m, moved, n_before + n_after, "the foreground changed");
+        m->gate_moved(m, moved, n_moved, "the foreground changed");
         return taken;
 }
 

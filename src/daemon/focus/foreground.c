@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "focus/foreground.h"
 #include "core/proc.h"
@@ -52,6 +53,24 @@ int foreground_list(const Foreground *f, pid_t **ret, size_t *ret_n) {
         qsort(list, n, sizeof *list, cmp_pid);
         *ret = list;
         *ret_n = n;
+        return 0;
+}
+
+int foreground_moved(const Foreground *f, const pid_t *before, size_t n_before, pid_t **ret, size_t *ret_n) {
+        pid_t *after;
+        size_t n_after;
+        int r = foreground_list(f, &after, &n_after);
+        if (r < 0)
+                return r;
+        pid_t *all = reallocarray(after, n_before + n_after + 1, sizeof *all);
+        if (!all) {
+                free(after);
+                return -ENOMEM;
+        }
+        if (n_before > 0)
+                memcpy(all + n_after, before, n_before * sizeof *all);
+        *ret = all;
+        *ret_n = n_before + n_after;
         return 0;
 }
 

@@ -28,3 +28,8 @@ bool foreground_contains(const Foreground *f, pid_t pid, uint64_t start_time);
 /* The live members, ascending; caller frees. */
 int foreground_list(const Foreground *f, pid_t **ret, size_t *ret_n);
 void foreground_clear(Foreground *f);
+
+/* What a change of f moved, for the gate_moved hook: the processes in
+ * `before` (what f held before it, from foreground_list()) and those it
+ * holds now, in one new array; caller frees. -ENOMEM. */
+int foreground_moved(const Foreground *f, const pid_t *before, size_t n_before, pid_t **ret, size_t *ret_n);

@@ -16,23 +16,16 @@ struct Games {
 };
 
 /* Judge again the processes that were games and those that are now. */
-static void moved(Manager *m, pid_t *before, size_t n_before, const char *why) {
-        _cleanup_free_ pid_t *after = NULL;
-        size_t n_after = 0;
-        if (!m->gate_moved || foreground_list(&m->games->set, &after, &n_after) < 0)
-                return;
-        pid_t *all = reallocarray(before, n_before + n_after + 1, sizeof *all);
-        if (!all)
-                return;
-        if (n_after > 0)
-                memcpy(all + n_before, after, n_after * sizeof *all);
-        m->gate_moved(m, all, n_before + n_after, why);
-        free(all);
+static void moved(Manager *m, const pid_t *before, size_t n_before, const char *why) {
+        _cleanup_free_ pid_t *all = NULL;
+        size_t n;
+        if (m->gate_moved && foreground_moved(&m->games->set, before, n_before, &all, &n) >= 0)
+                m->gate_moved(m, all, n, why);
 }
 
 int games_set(Manager *m, uid_t owner, const char *sender, const pid_t *pids, size_t n) {
         Games *g = m->games;
-        pid_t *before = NULL;
+        _cleanup_free_ pid_t *before = NULL;
         size_t n_before = 0;
         char *copy = NULL;
         int taken;
@@ -61,7 +54,7 @@ bool games_contains(const Manager *m, pid_t pid, uint64_t start_time) {
 
 static void drop(Manager *m, const char *why) {
         Games *g = m->games;
-        pid_t *before = NULL;
+        _cleanup_free_ pid_t *before = NULL;
         size_t n_before = 0;
         if (foreground_list(&g->set, &before, &n_before) < 0)
                 return;
