@@ -111,6 +111,13 @@ static int source_budget(Manager *m, const Caller *caller, uid_t owner, sd_bus_e
                                  "try again in a moment.", (unsigned) owner, FOCUS_COST_USEC_PER_SEC / 1e4);
 }
 
+/* Charge a session source's user for qosd's time since start (its thread's
+ * CPU time, not the others'); a trusted caller has no budget. */
+static void source_charge(Manager *m, uid_t owner, uint64_t start) {
+        if (owner != (uid_t) -1)
+                focus_budget_charge(m, owner, clock_usec(CLOCK_THREAD_CPUTIME_ID) - start);
+}
+
 int focus_method_set_focus(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
         Manager *m = userdata;
         const char *source;
@@ -137,10 +144,9 @@ int focus_method_set_focus(sd_bus_message *msg, void *userdata, sd_bus_error *er
                 return r;
         /* The claim dies with the connection: a source that crashed must
          * not leave its last window in front for good. */
-        uint64_t start = clock_usec(CLOCK_THREAD_CPUTIME_ID); /* qosd's time, not the others' */
+        uint64_t start = clock_usec(CLOCK_THREAD_CPUTIME_ID);
         r = focus_set(m, source, owner, sd_bus_message_get_sender(msg), &tgid, pid > 0);
-        if (owner != (uid_t) -1)
-                focus_budget_charge(m, owner, clock_usec(CLOCK_THREAD_CPUTIME_ID) - start);
+        source_charge(m, owner, start);
         if (r < 0)
                 return r;
         return sd_bus_reply_method_return(msg, "");
@@ -168,8 +174,7 @@ int focus_method_set_games(sd_bus_message *msg, void *userdata, sd_bus_error *er
                 r = source_process(m, &caller, owner, pids[i], &pids[i], error);
         if (r >= 0)
                 r = games_set(m, owner, sd_bus_message_get_sender(msg), pids, n);
-        if (owner != (uid_t) -1)
-                focus_budget_charge(m, owner, clock_usec(CLOCK_THREAD_CPUTIME_ID) - start);
+        source_charge(m, owner, start);
         if (r < 0)
                 return r;
         return sd_bus_reply_method_return(msg, "");
