@@ -15,7 +15,6 @@
 #include "cli/loan-marks.h"
 #include "cli/table.h"
 #include "core/macro.h"
-#include "core/proc.h"
 #include "core/term-escape.h"
 #include "units/app-id.h"
 
@@ -81,11 +80,7 @@ static void row_clear(Row *r) {
 /* The app ID of process pid, as qosd reads it (units/app-id.h): its unit's
  * name, else its Flatpak instance's info file where this user may read it. */
 static void app_of(pid_t pid, char ret[APP_ID_MAX]) {
-        _cleanup_free_ char *cgroup = NULL;
-        char info[4096];
-        if (!(proc_cgroup(pid, NULL, &cgroup) >= 0 && app_id_from_cgroup(cgroup, ret) >= 0) &&
-            !(proc_root_file(pid, ".flatpak-info", info, sizeof info) >= 0 &&
-              app_id_from_flatpak_info(info, ret) >= 0))
+        if (app_id_read(pid, NULL, true, ret) < 0)
                 snprintf(ret, APP_ID_MAX, "-");
 }
 

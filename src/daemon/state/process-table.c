@@ -21,18 +21,6 @@ ProcessRecord *process_record_free(ProcessRecord *p) {
         return NULL;
 }
 
-/* The app ID: its unit's, else (flatpak_info) its Flatpak instance's. */
-static int read_app_id(pid_t pid, const char *cgroup, bool flatpak_info, char **ret) {
-        char id[APP_ID_MAX], info[4096];
-        *ret = NULL;
-        if (!(cgroup && app_id_from_cgroup(cgroup, id) >= 0) &&
-            !(flatpak_info && proc_root_file(pid, ".flatpak-info", info, sizeof info) >= 0 &&
-              app_id_from_flatpak_info(info, id) >= 0))
-                return 0;
-        *ret = strdup(id);
-        return *ret ? 0 : -ENOMEM;
-}
-
 int process_record_read(pid_t pid, uint64_t start_time, bool flatpak_info, ProcessRecord **ret) {
         _cleanup_(process_record_freep) ProcessRecord *p = calloc(1, sizeof *p);
         char comm[PROC_COMM_MAX];
@@ -59,9 +47,9 @@ int process_record_read(pid_t pid, uint64_t start_time, bool flatpak_info, Proce
         p->exe_elsewhere = p->exe && !proc_exe_path_is_ours(pid, p->exe);
         (void) proc_cmdline(pid, &p->cmdline, &p->arg0);
         (void) proc_cgroup(pid, NULL, &p->cgroup);
-        r = read_app_id(pid, p->cgroup, flatpak_info, &p->app_id);
-        if (r < 0)
-                return r;
+        char id[APP_ID_MAX];
+        if (app_id_read(pid, p->cgroup, flatpak_info, id) >= 0 && !(p->app_id = strdup(id)))
+                return -ENOMEM;
         *ret = TAKE_PTR(p);
         return 0;
 }
