@@ -27,34 +27,29 @@
  * is a link, the last one included. */
 static int open_below_by_hand(int root_fd, const char *rel, int flags) {
         char buf[PATH_MAX], *save = NULL;
-        int dir = -EBADF, fd = -ENOENT;
+        _cleanup_close_ int dir = -EBADF;
 
-        if (snprintf(buf, sizeof buf, "%s", *rel ? rel : ".") >= (int) sizeof buf)
+        if (!*rel) {
+                int fd = openat(root_fd, ".", flags | O_CLOEXEC);
+                return fd < 0 ? negative_errno() : fd;
+        }
+        if (snprintf(buf, sizeof buf, "%s", rel) >= (int) sizeof buf)
                 return -ENAMETOOLONG;
-        char *c = strtok_r(buf, "/", &save);
-        while (c) {
-                char *next = strtok_r(NULL, "/", &save);
-                if (strcmp(c, "..") == 0 || (strcmp(c, ".") == 0 && (next || *rel))) {
-                        fd = -EXDEV;
-                        break;
-                }
-                fd = openat(dir >= 0 ? dir : root_fd, c, (next ? O_PATH | O_DIRECTORY : flags) | O_NOFOLLOW | O_CLOEXEC);
-                if (fd < 0) {
-                        fd = negative_errno();
-                        break;
-                }
+        for (char *c = strtok_r(buf, "/", &save), *next; c; c = next) {
+                next = strtok_r(NULL, "/", &save);
+                if (strcmp(c, "..") == 0 || strcmp(c, ".") == 0)
+                        return -EXDEV;
+                int fd = openat(dir >= 0 ? dir : root_fd, c,
+                                (next ? O_PATH | O_DIRECTORY : flags) | O_NOFOLLOW | O_CLOEXEC);
+                if (fd < 0)
+                        return negative_errno();
+                if (!next)
+                        return fd;
                 if (dir >= 0)
                         close(dir);
-                dir = -EBADF;
-                if (!next)
-                        break;
                 dir = fd;
-                fd = -ENOENT;
-                c = next;
         }
-        if (dir >= 0)
-                close(dir);
-        return fd;
+        return -ENOENT;
 }
 
 static int open_below(int root_fd, const char *rel, int flags) {
