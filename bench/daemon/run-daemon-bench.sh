@@ -35,7 +35,7 @@ for exe in "$probe" "$storm_bg"; do
                 >"$QOSD_ROOT/etc/qos/apps.d/$(basename "$exe").conf"
 done
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+source bench/daemon/storm.sh
 
 # The floor: the same event source and loop doing almost nothing
 # (bench-connector-floor.c). It is started like qosd and stopped with TERM.
@@ -75,19 +75,8 @@ start_floor "$probe"
 exec_rows floor
 stop_floor
 
-# CPU time from schedstat (ns) and events from qosd's own counter; the
-# floor reports both itself.
-cpu_ns() { awk '{ print $1 }' "/proc/$QOSD_PID/schedstat"; }
-storm() { # program
-        local s
-        rm -f "$TEST_TMP/storm.out"
-        "$1" 20000 >"$TEST_TMP/storm.out" &
-        s=$!
-        WAIT_TIMEOUT=120 wait_for grep -qx done "$TEST_TMP/storm.out" || fail "storm did not finish"
-        kill -KILL "$s"
-        wait "$s" 2>/dev/null || true
-        sleep 0.3 # let the listener drain its queue
-}
+# CPU time from schedstat (cpu_ns, storm.sh) and events from qosd's own
+# counter; the floor reports both itself.
 echo
 echo "== CPU per event, fork storm of 20,000 processes x $REPS (default buffer)"
 printf "%-6s %-30s %10s %10s %12s %8s\n" "who" "storm" "events" "lost" "CPU ms" "µs/ev"

@@ -18,6 +18,7 @@ A=$(realpath "$1") B=$2
 ROUNDS=${3:-6}
 MODE=${4:-quiet}
 source bench/daemon/bench-setup.sh
+source bench/daemon/storm.sh
 echo "EventRestUSec=250" >>"$QOSD_ROOT/etc/qos/qosd.conf"
 storm_bin="$QOSD_BIN/qos-storm-matched"
 cp "$B/tests/helpers/qos-fork-storm" "$storm_bin"
@@ -31,20 +32,12 @@ if [ "$MODE" = loaded ]; then
         sleep 1
 fi
 
-cpu_ns() { awk '{ print $1 }' "/proc/$QOSD_PID/schedstat"; }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 one_storm() { # build: µs of qosd CPU per event
         export QOSD=$1/src/daemon/qosd QOSCTL=$1/src/cli/qosctl
         start_qosd
-        local e0 c0 e1 c1 s
+        local e0 c0 e1 c1
         e0=$(qosd_status EventsSeen) c0=$(cpu_ns)
-        rm -f "$TEST_TMP/storm.out"
-        "$storm_bin" 20000 >"$TEST_TMP/storm.out" &
-        s=$!
-        WAIT_TIMEOUT=120 wait_for grep -qx done "$TEST_TMP/storm.out" || fail "storm did not finish"
-        kill -KILL "$s"
-        wait "$s" 2>/dev/null || true
-        sleep 0.3 # let the listener drain its queue
+        storm "$storm_bin"
         e1=$(qosd_status EventsSeen) c1=$(cpu_ns)
         stop_qosd TERM
         awk -v c=$((c1 - c0)) -v e=$((e1 - e0)) 'BEGIN { printf "%.2f", c / 1e3 / e }'
