@@ -235,6 +235,18 @@ start_dbus() {
         export DBUS_SYSTEM_BUS_ADDRESS="unix:path=$dir/socket"
 }
 
+# A session bus of USER's own (dbus-daemon --session), stopped on exit;
+# sets SESSION_BUS to its address.
+start_session_bus() { # user
+        mkdir -p "$TEST_TMP/session"
+        chown "$1" "$TEST_TMP/session"
+        runuser -u "$1" -- dbus-daemon --session --address="unix:path=$TEST_TMP/session/bus" --nofork --nopidfile \
+                >"$TEST_TMP/session.log" 2>&1 &
+        on_exit "kill $!"
+        wait_for test -S "$TEST_TMP/session/bus" || fail "the session bus did not start: $(cat "$TEST_TMP/session.log")"
+        SESSION_BUS=unix:path=$TEST_TMP/session/bus
+}
+
 # A --root for qosd inside the test directory, with empty rule directories.
 # Programs the rules match are copies of qos-test-threads under $QOSD_BIN.
 qosd_root_init() {

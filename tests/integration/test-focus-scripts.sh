@@ -66,13 +66,8 @@ assert_contains "$line" "no active session on a seat" "and told why"
 ok "the GNOME Shell extension's SetFocus reaches qosd, and only for who may say it"
 
 # --- KWin: the script under a KWin-like host, through qos-focus's relay ---
-mkdir -p "$TEST_TMP/session"
-chown "$alice" "$TEST_TMP/session"
-runuser -u "$alice" -- dbus-daemon --session --address="unix:path=$TEST_TMP/session/bus" --nofork --nopidfile \
-        >"$TEST_TMP/session.log" 2>&1 &
-on_exit "kill $!"
-wait_for test -S "$TEST_TMP/session/bus" || fail "the session bus did not start"
-session=unix:path=$TEST_TMP/session/bus
+start_session_bus "$alice"
+session=$SESSION_BUS
 as "$alice" DBUS_SESSION_BUS_ADDRESS="$session" "$focus_bin" --no-x11 --log-level debug \
         >"$TEST_TMP/focus.log" 2>&1 &
 on_exit "kill $!"

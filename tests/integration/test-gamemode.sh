@@ -43,12 +43,7 @@ start_dbus
 start_qosd --log-level debug
 
 # Alice's session bus, gamemoded and qos-focus on it.
-mkdir -p "$TEST_TMP/session"
-chown "$alice" "$TEST_TMP/session"
-runuser -u "$alice" -- dbus-daemon --session --address="unix:path=$TEST_TMP/session/bus" --nofork --nopidfile \
-        >"$TEST_TMP/session.log" 2>&1 &
-on_exit "kill $!"
-wait_for test -S "$TEST_TMP/session/bus" || fail "the session bus did not start"
+start_session_bus "$alice"
 as() { # user command...
         local user=$1
         shift
@@ -57,7 +52,7 @@ as() { # user command...
         runuser -u "$user" -- env HOME="$TEST_TMP/home/$user" XDG_CONFIG_HOME="$TEST_TMP/home/$user/.config" \
                 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
                 DBUS_SYSTEM_BUS_ADDRESS="$DBUS_SYSTEM_BUS_ADDRESS" \
-                DBUS_SESSION_BUS_ADDRESS="unix:path=$TEST_TMP/session/bus" PATH="$PATH" "$@"
+                DBUS_SESSION_BUS_ADDRESS="$SESSION_BUS" PATH="$PATH" "$@"
 }
 as "$alice" gamemoded >"$TEST_TMP/gamemoded.log" 2>&1 &
 gmd=$!
