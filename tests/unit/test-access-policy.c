@@ -54,6 +54,15 @@ static void test_foreground_gate(void **state) {
         assert_string_equal(v.reason,
                             "held at utility: no foreground source, and uid 1001 has no active seat session");
 
+        /* An app playing audio is held at user-initiated. */
+        a.playing_audio = true;
+        v = decide(a);
+        assert_int_equal(v.result, ACCESS_HELD);
+        assert_int_equal(v.granted, QCLASS_USER_INITIATED);
+        assert_string_equal(v.reason, "held at user-initiated: no foreground source, and uid 1001 has no "
+                                      "active seat session (it plays audio)");
+        a.playing_audio = false;
+
         a.outside = false;
         v = decide(a);
         assert_int_equal(v.result, ACCESS_GRANTED);

@@ -50,6 +50,7 @@ typedef struct Case {
         const char *exe, *thread;
         bool outside;           /* the gate holds user-interactive */
         bool game;              /* the main thread of a game gamemode runs */
+        bool audio;             /* its process plays audio */
         bool has_entry;
         TaskState state;
         QClass entry_class;
@@ -88,6 +89,14 @@ static const Case cases[] = {
         { "held, the preload had made it user-interactive", "/usr/bin/editor", "editor", .outside = true,
           .has_entry = true, .state = TASK_APPLIED, .entry_class = UT, .now = NOW_UI,
           .action = ACTION_APPLY, .class = UT, .wanted = UI, .held = true },
+        { "held, but playing audio: at user-initiated", "/usr/bin/editor", "editor", .outside = true,
+          .audio = true, .action = ACTION_APPLY, .class = UIN, .wanted = UI, .held = true },
+        { "playing audio in front: user-interactive", "/usr/bin/editor", "editor", .audio = true,
+          .action = ACTION_APPLY, .class = UI, .wanted = UI },
+        { "playing audio lifts no other class", "/usr/bin/indexer", "indexer", .outside = true, .audio = true,
+          .action = ACTION_APPLY, .class = BG, .wanted = BG },
+        { "playing audio with no rule: nothing", "/usr/bin/other", "other", .outside = true, .audio = true,
+          .action = ACTION_NONE },
         { "AllowInteractiveInBackground= exempts from the gate", "/usr/bin/mixer", "mixer", .outside = true,
           .action = ACTION_APPLY, .class = UI, .wanted = UI },
         { "MaxClass= caps the rule", "/usr/bin/greedy", "greedy",
@@ -195,7 +204,8 @@ static void test_table(void **state) {
                 TaskAttr now = attr_for(c->now, c->entry_class, &kc);
                 class_target_attr(c->entry_class ?: QCLASS_UTILITY, &kc, &e.set);
                 ThreadFacts f = { .rules = rs, .process = &p, .thread_name = c->thread,
-                                  .outside_foreground = c->outside, .game_main = c->game, .now = &now,
+                                  .outside_foreground = c->outside, .playing_audio = c->audio,
+                                  .game_main = c->game, .now = &now,
                                   .entry = c->has_entry ? &e : NULL, .on_foreign = c->on_foreign, .caps = &kc };
                 Verdict v;
 
@@ -224,7 +234,14 @@ static bool count_and_hold(const void *userdata, pid_t pid) {
         return true;
 }
 
-/* The gate is asked only when a rule says user-interactive: it may read
+/* Counted in hundreds, beside the gate's ones. */
+static bool count_and_play_nothing(const void *userdata, pid_t pid) {
+        *(unsigned *) userdata += 100;
+        return false;
+}
+
+/* The gate is asked only when a rule says user-interactive, and whether
+ * the process plays audio only when the gate holds it: both may read
  * /proc, and most verdicts are for other classes. */
 static void test_gate_asked_only_for_user_interactive(void **state) {
         const KernelCaps kc = caps();
@@ -236,7 +253,8 @@ static void test_gate_asked_only_for_user_interactive(void **state) {
         ui.exe = ui.cmdline = (char *) "/usr/bin/editor";
         ui.arg0 = ui.comm = (char *) "editor";
         ThreadFacts f = { .rules = rs, .process = &bg, .thread_name = "indexer", .caps = &kc,
-                          .holds_interactive = count_and_hold, .holds_userdata = &asked };
+                          .holds_interactive = count_and_hold, .plays_audio = count_and_play_nothing,
+                          .holds_userdata = &asked };
         Decision d;
 
         assert_true(decide_rule(&f, &d) > 0);
@@ -245,7 +263,7 @@ static void test_gate_asked_only_for_user_interactive(void **state) {
         f.process = &ui;
         f.thread_name = "editor";
         assert_true(decide_rule(&f, &d) > 0);
-        assert_int_equal(asked, 1);
+        assert_int_equal(asked, 101);
         assert_int_equal(d.class, QCLASS_UTILITY);
         assert_true(d.held);
 }

@@ -16,6 +16,7 @@
 #include "core/class-relpri.h"
 #include "core/clock.h"
 #include "focus/focus.h"
+#include "focus/relayed.h"
 #include "core/kernel-caps.h"
 #include "core/log.h"
 #include "core/macro.h"
@@ -71,6 +72,7 @@ static void fill_request(Manager *m, AccessRequest *a, pid_t tgid, pid_t tid, ch
                          char *gate_reason, size_t gate_size) {
         a->outside = focus_holds_interactive(m, tgid);
         a->outside_reason = a->outside ? focus_hold_reason(m, tgid, gate_reason, gate_size) : NULL;
+        a->playing_audio = a->outside && relayed_contains_pid(m, RELAYED_AUDIO, tgid);
         a->user_cap = m->settings.request_max_class;
         app_cap(m, tgid, tid, &a->app_cap, cap_origin, size, &a->app_cap_private);
         a->app_cap_origin = cap_origin;

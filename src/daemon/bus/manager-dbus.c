@@ -163,12 +163,15 @@ static const sd_bus_vtable manager_vtable[] = {
         SD_BUS_METHOD("ResetForeground", "", "", focus_method_reset_foreground, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES("SetGames", "ai", SD_BUS_PARAM(pids), "", , focus_method_set_games,
                                  SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_NAMES("SetAudio", "ai", SD_BUS_PARAM(pids), "", , focus_method_set_audio,
+                                 SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD_WITH_NAMES("GetForeground", "", , "aib", SD_BUS_PARAM(pids) SD_BUS_PARAM(gate),
                                  focus_method_get_foreground, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_PROPERTY("Foreground", "s", focus_property, 0, 0),
         SD_BUS_PROPERTY("ForegroundEvents", "t", focus_property, 0, 0),
         SD_BUS_PROPERTY("ForegroundRefused", "t", focus_property, 0, 0),
         SD_BUS_PROPERTY("Games", "s", focus_property, 0, 0),
+        SD_BUS_PROPERTY("Audio", "s", focus_property, 0, 0),
         /* Loans: overrides/overrides-dbus.c */
         SD_BUS_METHOD_WITH_NAMES(QOS_BUS_METHOD_BEGIN_OVERRIDE, QOS_BUS_SIGNATURE_BEGIN_OVERRIDE,
                                  SD_BUS_PARAM(waiter_tid) SD_BUS_PARAM(waiter_start) SD_BUS_PARAM(owner_tid)

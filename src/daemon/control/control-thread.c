@@ -12,7 +12,7 @@
 #include "core/proc.h"
 #include "decide/decide.h"
 #include "focus/focus.h"
-#include "focus/games.h"
+#include "focus/relayed.h"
 #include "overrides/override-book.h"
 
 /* The kernel resets a user class's per-thread knobs in a new task
@@ -100,13 +100,17 @@ static bool holds_interactive(const void *userdata, pid_t pid) {
         return focus_holds_interactive(userdata, pid);
 }
 
+static bool plays_audio(const void *userdata, pid_t pid) {
+        return relayed_contains_pid(userdata, RELAYED_AUDIO, pid);
+}
+
 /* What decide() knows of any thread of p: the rules, the gate, the kernel. */
 /* The main thread of a game gamemode runs. */
 static bool game_main(const Manager *m, const ProcessRecord *p, pid_t tid) {
         uint64_t start = p->start_time;
-        if (!m->games || tid != p->pid || (start == 0 && proc_start_time(p->pid, &start) < 0))
+        if (!m->relayed[RELAYED_GAMES] || tid != p->pid || (start == 0 && proc_start_time(p->pid, &start) < 0))
                 return false;
-        return games_contains(m, p->pid, start);
+        return relayed_contains(m, RELAYED_GAMES, p->pid, start);
 }
 
 static ThreadFacts facts_of(Manager *m, const ProcessRecord *p, pid_t tid, const char *thread_name) {
@@ -116,6 +120,7 @@ static ThreadFacts facts_of(Manager *m, const ProcessRecord *p, pid_t tid, const
                 .thread_name = thread_name,
                 .game_main = game_main(m, p, tid),
                 .holds_interactive = holds_interactive,
+                .plays_audio = plays_audio,
                 .holds_userdata = m,
                 .on_foreign = m->settings.on_foreign,
                 .caps = kernel_caps(),

@@ -53,10 +53,12 @@ void access_decide(const AccessRequest *req, AccessVerdict *ret) {
                 return;
         }
         if (req->requested == QCLASS_USER_INTERACTIVE && req->outside) {
-                v.granted = QCLASS_UTILITY;
+                /* As for the rules (policy.h): music must not stutter. */
+                v.granted = req->playing_audio ? QCLASS_USER_INITIATED : QCLASS_UTILITY;
                 v.result = ACCESS_HELD;
-                snprintf(v.reason, sizeof v.reason, "held at utility: %s",
-                         req->outside_reason ?: "not in the foreground");
+                snprintf(v.reason, sizeof v.reason, "held at %s: %s%s", qclass_to_string(v.granted),
+                         req->outside_reason ?: "not in the foreground",
+                         req->playing_audio ? " (it plays audio)" : "");
         }
         hold(&v, req->app_cap, "MaxClass", req->app_cap_origin ?: "the application's rules", req->app_cap_private);
         hold(&v, req->user_cap, "RequestMaxClass", "qosd.conf", false);

@@ -23,6 +23,7 @@ typedef struct AccessRequest {
         int current_relpri;
         bool outside;                   /* the foreground gate holds user-interactive for the target */
         const char *outside_reason;     /* why, for the reply: "not in the foreground (source: x11)" */
+        bool playing_audio;             /* the target's process plays audio: held at user-initiated */
         QClass app_cap;                 /* [Limits] MaxClass= of the app; UNSPECIFIED: none */
         const char *app_cap_origin;     /* "file:line" of that MaxClass= */
         bool app_cap_private;           /* ... in the target's owner's own file */

@@ -57,9 +57,12 @@ int decide_rule(const ThreadFacts *f, Decision *ret) {
         int r = policy_decide(f->rules, f->process, f->thread_name, ret);
         if (r >= 0 && ret->class == QCLASS_UNSPECIFIED && f->game_main)
                 game_default(ret);
-        if (r >= 0 && ret->class == QCLASS_USER_INTERACTIVE)
-                policy_gate_interactive(ret, f->holds_interactive ? f->holds_interactive(f->holds_userdata, f->process->pid)
-                                                                  : f->outside_foreground);
+        if (r < 0 || ret->class != QCLASS_USER_INTERACTIVE)
+                return r;
+        pid_t pid = f->process->pid;
+        bool outside = f->holds_interactive ? f->holds_interactive(f->holds_userdata, pid) : f->outside_foreground;
+        bool audio = outside && (f->plays_audio ? f->plays_audio(f->holds_userdata, pid) : f->playing_audio);
+        policy_gate_interactive(ret, outside, audio);
         return r;
 }
 

@@ -25,6 +25,10 @@ typedef struct ThreadFacts {
          * (every event of a storm) need not pay for. */
         bool (*holds_interactive)(const void *userdata, pid_t pid);
         const void *holds_userdata;
+        /* Asked only for a thread held by the gate: its process plays
+         * audio (relayed.h). Without it, playing_audio says. */
+        bool (*plays_audio)(const void *userdata, pid_t pid);
+        bool playing_audio;
         bool game_main;                 /* the main thread of a game gamemode runs (games.h): with
                                          * no class from the rules, user-initiated */
         const TaskAttr *now;            /* its settings without loans (override_base_view), or NULL */

@@ -26,10 +26,10 @@ int policy_decide(const RuleSet *rs, const ProcessRecord *p, const char *thread_
         return r;
 }
 
-void policy_gate_interactive(Decision *d, bool outside) {
+void policy_gate_interactive(Decision *d, bool outside, bool audio) {
         if (d->class != QCLASS_USER_INTERACTIVE || !outside || d->match.interactive_exempt)
                 return;
-        d->class = QCLASS_UTILITY;
+        d->class = audio ? QCLASS_USER_INITIATED : QCLASS_UTILITY;
         d->held = true;
 }
 

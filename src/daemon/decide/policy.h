@@ -14,7 +14,8 @@ typedef struct Decision {
         QClass class;           /* final; QCLASS_UNSPECIFIED: no rule says anything */
         QClass wanted;          /* what the rule asked, before MaxClass */
         bool capped;
-        bool held;              /* user-interactive held at utility: not in the foreground */
+        bool held;              /* user-interactive held (at utility, or at user-initiated
+                                 * while the process plays audio): not in the foreground */
         bool game;              /* no rule: the default for a game's main thread (decide.h) */
         MatchResult match;
 } Decision;
@@ -23,10 +24,12 @@ int policy_decide(const RuleSet *rs, const ProcessRecord *p, const char *thread_
                   Decision *ret);
 
 /* The foreground gate on what rules say: user-interactive for a process
- * outside the foreground (outside is true) is held at utility, unless the
- * admin exempted the application. Programs that ask qosd meet the same gate
+ * outside the foreground (outside is true) is held at utility, or at
+ * user-initiated while the process plays audio (audio is true: music must
+ * not stutter behind another window), unless the admin exempted the
+ * application. Programs that ask qosd meet the same gate
  * (access-policy.c); files must not be a way around it. */
-void policy_gate_interactive(Decision *d, bool outside);
+void policy_gate_interactive(Decision *d, bool outside, bool audio);
 
 /* "file:line" of the deciding rule, "" if none. */
 const char *decision_origin(const Decision *d, char *buf, size_t size);

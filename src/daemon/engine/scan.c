@@ -3,7 +3,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "focus/games.h"
+#include "focus/relayed.h"
 #include "core/log.h"
 #include "core/macro.h"
 #include "overrides/overrides.h"
@@ -66,7 +66,7 @@ int scan_process(Manager *m, pid_t pid, ScanReason why) {
         /* The process's own verdict is its main thread's: a game no rule
          * names is matched by being a game. */
         ThreadFacts f = { .rules = m->rules, .process = rec, .caps = kernel_caps(),
-                          .game_main = games_contains(m, pid, rec->start_time) };
+                          .game_main = relayed_contains(m, RELAYED_GAMES, pid, rec->start_time) };
         r = decide_rule(&f, &d);
         if (r < 0)
                 return r;

@@ -189,9 +189,10 @@ static int explain_rules(Manager *m, Explanation *x, const ProcessRecord *rec, p
                 r = add(x, "capped", "to %s by MaxClass at %s:%u", qclass_to_string(dt.class),
                         dt.match.limit_origin.path ?: "?", dt.match.limit_origin.line);
         if (r >= 0 && dt.held)
-                r = add(x, "held", "at utility: %s (an admin file may set "
+                r = add(x, "held", "at %s: %s%s (an admin file may set "
                         "[Limits] AllowInteractiveInBackground=yes)",
-                        focus_hold_reason(m, pid, buf, sizeof buf));
+                        qclass_to_string(dt.class), focus_hold_reason(m, pid, buf, sizeof buf),
+                        dt.class == QCLASS_USER_INITIATED ? "; it plays audio" : "");
         return r;
 }
 

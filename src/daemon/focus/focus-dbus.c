@@ -10,7 +10,7 @@
 #include "core/focus-source.h"
 #include "focus/focus.h"
 #include "focus/foreground.h"
-#include "focus/games.h"
+#include "focus/relayed.h"
 #include "core/log.h"
 #include "core/macro.h"
 #include "core/proc.h"
@@ -152,8 +152,8 @@ int focus_method_set_focus(sd_bus_message *msg, void *userdata, sd_bus_error *er
         return sd_bus_reply_method_return(msg, "");
 }
 
-int focus_method_set_games(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
-        Manager *m = userdata;
+/* SetGames, SetAudio: a list of the caller's user's processes. */
+static int set_relayed(sd_bus_message *msg, Manager *m, RelayedKind kind, sd_bus_error *error) {
         _cleanup_free_ pid_t *pids = NULL;
         uid_t owner;
         Caller caller;
@@ -173,11 +173,19 @@ int focus_method_set_games(sd_bus_message *msg, void *userdata, sd_bus_error *er
         for (size_t i = 0; r >= 0 && i < n; i++)
                 r = source_process(m, &caller, owner, pids[i], &pids[i], error);
         if (r >= 0)
-                r = games_set(m, owner, sd_bus_message_get_sender(msg), pids, n);
+                r = relayed_set(m, kind, owner, sd_bus_message_get_sender(msg), pids, n);
         source_charge(m, owner, start);
         if (r < 0)
                 return r;
         return sd_bus_reply_method_return(msg, "");
+}
+
+int focus_method_set_games(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        return set_relayed(msg, userdata, RELAYED_GAMES, error);
+}
+
+int focus_method_set_audio(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
+        return set_relayed(msg, userdata, RELAYED_AUDIO, error);
 }
 
 int focus_method_get_foreground(sd_bus_message *msg, void *userdata, sd_bus_error *error) {
@@ -208,7 +216,9 @@ int focus_property(sd_bus *bus, const char *path, const char *iface, const char 
         if (strcmp(prop, "ForegroundRefused") == 0)
                 return sd_bus_message_append(reply, "t", focus_refused(m));
         if (strcmp(prop, "Games") == 0)
-                return sd_bus_message_append(reply, "s", games_describe(m, buf, sizeof buf));
+                return sd_bus_message_append(reply, "s", relayed_describe(m, RELAYED_GAMES, buf, sizeof buf));
+        if (strcmp(prop, "Audio") == 0)
+                return sd_bus_message_append(reply, "s", relayed_describe(m, RELAYED_AUDIO, buf, sizeof buf));
         return sd_bus_message_append(reply, "s", focus_describe(m, buf, sizeof buf));
 }
 

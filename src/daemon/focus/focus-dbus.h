@@ -12,6 +12,9 @@ int focus_method_set_foreground(sd_bus_message *msg, void *userdata, sd_bus_erro
 int focus_method_set_focus(sd_bus_message *msg, void *userdata, sd_bus_error *error);
 /* SetGames(ai): the games gamemode runs, from the user's qos-focus (games.h). */
 int focus_method_set_games(sd_bus_message *msg, void *userdata, sd_bus_error *error);
+/* SetAudio(ai): the apps with a running PipeWire stream, from the same
+ * helper (relayed.h). */
+int focus_method_set_audio(sd_bus_message *msg, void *userdata, sd_bus_error *error);
 int focus_method_reset_foreground(sd_bus_message *msg, void *userdata, sd_bus_error *error);
 int focus_method_get_foreground(sd_bus_message *msg, void *userdata, sd_bus_error *error);
 int focus_property(sd_bus *bus, const char *path, const char *iface, const char *prop, sd_bus_message *reply,

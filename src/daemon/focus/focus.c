@@ -9,7 +9,7 @@
 #include "focus/focus-mutter.h"
 #include "focus/focus.h"
 #include "focus/foreground.h"
-#include "focus/games.h"
+#include "focus/relayed.h"
 #include "core/log.h"
 #include "core/macro.h"
 #include "core/proc.h"
@@ -43,14 +43,9 @@ static bool sits_at_machine(const Focus *f, uid_t uid) {
         return uid == 0 || seats_user_active(&f->seats, uid);
 }
 
-static bool is_game(const Manager *m, pid_t pid) {
-        uint64_t start;
-        return m->games && proc_start_time(pid, &start) >= 0 && games_contains(m, pid, start);
-}
-
 bool focus_holds_interactive(const Manager *m, pid_t pid) {
         const Focus *f = m->focus;
-        if (!f || m->settings.foreground_gate == GATE_NO || is_game(m, pid))
+        if (!f || m->settings.foreground_gate == GATE_NO || relayed_contains_pid(m, RELAYED_GAMES, pid))
                 return false;
         if (f->set.known || m->settings.foreground_gate == GATE_YES)
                 return !in_set(f, pid);
@@ -73,7 +68,7 @@ const char *focus_state_of(const Manager *m, pid_t pid, char *buf, size_t size) 
         const Focus *f = m->focus;
         if (!f || m->settings.foreground_gate == GATE_NO)
                 snprintf(buf, size, "not checked (ForegroundGate=no)");
-        else if (is_game(m, pid))
+        else if (relayed_contains_pid(m, RELAYED_GAMES, pid))
                 snprintf(buf, size, "yes (a game gamemode runs)");
         else if (f->set.known)
                 snprintf(buf, size, "%s (source: %s)", in_set(f, pid) ? "yes" : "no", f->source);
@@ -205,14 +200,14 @@ int focus_list(const Manager *m, pid_t **ret, size_t *ret_n) {
 
 void focus_connection_gone(Manager *m, const char *name) {
         Focus *f = m->focus;
-        games_connection_gone(m, name);
+        relayed_connection_gone(m, name);
         if (f && f->sender && strcmp(f->sender, name) == 0)
                 drop_claim(m, "its source disconnected");
 }
 
 void focus_bus_lost(Manager *m) {
         Focus *f = m->focus;
-        games_connection_gone(m, NULL);
+        relayed_connection_gone(m, NULL);
         if (f && f->sender)
                 drop_claim(m, "the bus went away");
 }
@@ -234,7 +229,7 @@ static void on_seats_changed(void *userdata) {
         Manager *m = userdata;
         Focus *f = m->focus;
         mutter_focus_sync(m, f->mutter, &f->seats);
-        games_user_left(m, focus_user_at_seat);
+        relayed_user_left(m, focus_user_at_seat);
         if (f->set.known && f->owner != (uid_t) -1 && !seats_user_active(&f->seats, f->owner))
                 drop_claim(m, "its user left the seat");
         else if (!f->set.known && m->settings.foreground_gate == GATE_AUTO)
@@ -265,7 +260,7 @@ void focus_free(Manager *m) {
         if (!f)
                 return;
         mutter_focus_free(f->mutter);
-        games_free(m);
+        relayed_free(m);
         seats_stop(&f->seats);
         foreground_clear(&f->set);
         free(f->sender);

@@ -42,7 +42,7 @@ typedef struct Overrides Overrides;
 typedef struct Broker Broker;
 typedef struct Units Units;
 typedef struct Focus Focus;
-typedef struct Games Games;
+typedef struct Relayed Relayed;
 typedef struct BusLink BusLink;
 typedef struct BpfScheduler BpfScheduler;
 
@@ -62,7 +62,7 @@ struct Manager {
         Reloader *reloader;
         Broker *broker;         /* SetThreadClass (broker.c) */
         Focus *focus;           /* the foreground gate and its sources (focus.h) */
-        Games *games;           /* the games gamemode runs, in the foreground too (games.h) */
+        Relayed *relayed[2];    /* by RelayedKind: games, apps playing audio (relayed.h) */
         GateMovedHook gate_moved;
         CallerBook callers;     /* the bus peers, for who calls (caller-identity.h) */
         sd_event_source *rescan_timer;  /* pending rescan after an event loss */
