@@ -29,7 +29,9 @@ chmod -R a+rX "$QOS_SOURCE_ROOT/tests/data" 2>/dev/null || true
 page=$TEST_TMP/page.html
 cp "$QOS_SOURCE_ROOT/tests/data/browser-threads.html" "$page"
 chmod 644 "$page"
+# No session bus (nothing listens there), so none is started for it.
 runuser -u "$user" -- setsid env HOME="$TEST_TMP/home/$user" MOZ_HEADLESS=1 \
+        DBUS_SESSION_BUS_ADDRESS="unix:path=$TEST_TMP/no-session-bus" \
         "$firefox" --headless --no-remote --new-instance "file://$page" >"$TEST_TMP/firefox.log" 2>&1 &
 on_exit "pkill -KILL -u '$user' 2>/dev/null"
 main=
