@@ -15,10 +15,11 @@ set -euo pipefail
 
 declare -A groups=(
         [build]="meson ninja-build pkg-config gcc python3 libsystemd-dev libinih-dev
-                 libjson-c-dev libncurses-dev libxcb1-dev libxcb-ewmh-dev libxcb-res0-dev
+                 libjson-c-dev libncurses-dev libxcb1-dev libxcb-ewmh-dev libxcb-res0-dev libpipewire-0.3-dev
                  dbus-daemon systemd util-linux passwd procps"
         [test]="libcmocka-dev libexpat1-dev clang libclang-rt-14-dev gstreamer1.0-tools gstreamer1.0-plugins-base
-                xvfb openbox xdotool x11-utils nodejs gjs tmux bash-completion firefox-esr bubblewrap gamemode"
+                xvfb openbox xdotool x11-utils nodejs gjs tmux bash-completion firefox-esr bubblewrap gamemode
+                pipewire pipewire-bin wireplumber"
         [kernels]="qemu-system-x86 busybox-static dpkg"
         [vm]="mmdebstrap qemu-system-x86 e2fsprogs"
         [deb]="debhelper dpkg-dev fakeroot lintian"

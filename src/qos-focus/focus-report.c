@@ -18,37 +18,46 @@ static int on_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret_err
         return 0;
 }
 
-static int on_games_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret_error) {
+static const struct {
+        const char *method, *what;
+} lists[_REPORT_LIST_MAX] = {
+        [REPORT_GAMES] = { "SetGames", "the games" },
+        [REPORT_AUDIO] = { "SetAudio", "the apps playing audio" },
+};
+
+static int on_list_reply(sd_bus_message *reply, void *userdata, sd_bus_error *ret_error) {
         const sd_bus_error *e = sd_bus_message_get_error(reply);
         if (e)
-                log_info("qosd did not take the games: %s", e->message ?: e->name);
+                log_info("qosd did not take %s: %s", (const char *) userdata, e->message ?: e->name);
         return 0;
 }
 
-static void send_games(FocusReport *r) {
+static void send_list(FocusReport *r, ReportList k) {
         _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
+        const ReportedPids *l = &r->lists[k];
         int q = sd_bus_message_new_method_call(r->bus, &m, QOS_BUS_NAME, QOS_BUS_PATH, QOS_BUS_INTERFACE,
-                                               "SetGames");
+                                               lists[k].method);
         if (q >= 0)
-                q = sd_bus_message_append_array(m, 'i', r->games, r->n_games * sizeof *r->games);
+                q = sd_bus_message_append_array(m, 'i', l->pids, l->n * sizeof *l->pids);
         if (q >= 0)
-                q = sd_bus_call_async(r->bus, NULL, m, on_games_reply, r, 0);
+                q = sd_bus_call_async(r->bus, NULL, m, on_list_reply, (void *) lists[k].what, 0);
         if (q < 0)
-                log_warning_errno(q, "cannot tell qosd the games: %m");
+                log_warning_errno(q, "cannot tell qosd %s: %m", lists[k].what);
 }
 
-int focus_report_games(FocusReport *r, const pid_t *pids, size_t n) {
+int focus_report_list(FocusReport *r, ReportList k, const pid_t *pids, size_t n) {
+        ReportedPids *l = &r->lists[k];
+        if (l->known && l->n == n && (n == 0 || memcmp(l->pids, pids, n * sizeof *pids) == 0))
+                return 0;
         pid_t *copy = calloc(n + 1, sizeof *copy);
         if (!copy)
                 return -ENOMEM;
         if (n > 0)
                 memcpy(copy, pids, n * sizeof *copy);
-        free(r->games);
-        r->games = copy;
-        r->n_games = n;
-        r->games_known = true;
-        log_debug("gamemode: %zu game(s)", n);
-        send_games(r);
+        free(l->pids);
+        *l = (ReportedPids) { .pids = copy, .n = n, .known = true };
+        log_debug("%s: %zu", lists[k].what, n);
+        send_list(r, k);
         return 0;
 }
 
@@ -79,8 +88,9 @@ static int on_owner_changed(sd_bus_message *msg, void *userdata, sd_bus_error *e
         log_info("qosd appeared on the bus: telling it the focus");
         if (r->source[0])
                 send_now(r);
-        if (r->games_known)
-                send_games(r);
+        for (ReportList k = 0; k < _REPORT_LIST_MAX; k++)
+                if (r->lists[k].known)
+                        send_list(r, k);
         return 0;
 }
 
@@ -107,7 +117,9 @@ int focus_report_open(FocusReport *r, sd_event *event) {
 
 void focus_report_close(FocusReport *r) {
         r->owner_slot = sd_bus_slot_unref(r->owner_slot);
-        free(r->games);
-        r->games = NULL;
+        for (ReportList k = 0; k < _REPORT_LIST_MAX; k++) {
+                free(r->lists[k].pids);
+                r->lists[k] = (ReportedPids) {};
+        }
         r->bus = sd_bus_flush_close_unref(r->bus);
 }

@@ -12,15 +12,26 @@
 
 #include "core/focus-source.h"
 
+/* The lists of processes qosd is told besides the focus. */
+typedef enum ReportList {
+        REPORT_GAMES,           /* the games gamemode runs (SetGames) */
+        REPORT_AUDIO,           /* the apps playing audio (SetAudio) */
+        _REPORT_LIST_MAX,
+} ReportList;
+
+typedef struct ReportedPids {
+        pid_t *pids;
+        size_t n;
+        bool known;             /* its source has said something */
+} ReportedPids;
+
 typedef struct FocusReport {
         sd_bus *bus;
         sd_bus_slot *owner_slot;
         char source[FOCUS_SOURCE_MAX];     /* of the last event */
         pid_t pid;                              /* the focus now */
         pid_t sent;                             /* what qosd was told; -1: nothing yet */
-        pid_t *games;                           /* the games gamemode runs now */
-        size_t n_games;
-        bool games_known;                       /* gamemode has said something */
+        ReportedPids lists[_REPORT_LIST_MAX];
 } FocusReport;
 
 int focus_report_open(FocusReport *r, sd_event *event);
@@ -29,5 +40,6 @@ void focus_report_close(FocusReport *r);
 /* The focus is now pid (0: nothing), as source says. */
 void focus_report(FocusReport *r, const char *source, pid_t pid);
 
-/* The games gamemode runs are now pids (SetGames). -ENOMEM. */
-int focus_report_games(FocusReport *r, const pid_t *pids, size_t n);
+/* List k is now pids: passed on (SetGames, SetAudio) unless it is what
+ * qosd was told last. -ENOMEM. */
+int focus_report_list(FocusReport *r, ReportList k, const pid_t *pids, size_t n);

@@ -30,7 +30,7 @@ static int on_list(sd_bus_message *reply, void *userdata, sd_bus_error *ret_erro
         if (sd_bus_message_is_method_error(reply, NULL)) {
                 /* gamemoded is gone (or never was): no game runs. */
                 log_debug("gamemode: %s", sd_bus_message_get_error(reply)->message ?: "no answer");
-                return focus_report_games(g->report, NULL, 0);
+                return focus_report_list(g->report, REPORT_GAMES, NULL, 0);
         }
         r = sd_bus_message_enter_container(reply, 'a', "(io)");
         while (r >= 0 && (r = sd_bus_message_read(reply, "(io)", &pid, &path)) > 0)
@@ -40,7 +40,7 @@ static int on_list(sd_bus_message *reply, void *userdata, sd_bus_error *ret_erro
                 log_warning_errno(r, "gamemode: a malformed list of games: %m");
                 return 0;
         }
-        return focus_report_games(g->report, games, n);
+        return focus_report_list(g->report, REPORT_GAMES, games, n);
 }
 
 /* Without auto-start: a gamemoded that is not running has no games, and

@@ -3,7 +3,8 @@
  * which process has the focus, so that the foreground gate follows the
  * user's eyes (qos-focus(1)). On X11 it follows the window manager's
  * _NET_ACTIVE_WINDOW; on the session bus it relays SetFocus from the KWin
- * script and the GNOME Shell extension. */
+ * script and the GNOME Shell extension. It also passes on the games
+ * gamemode runs and the apps PipeWire plays for. */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -16,12 +17,13 @@
 #include "core/log.h"
 #include "core/macro.h"
 #include "qos-config.h"
+#include "qos-focus/audio-relay.h"
 #include "qos-focus/gamemode-relay.h"
 #include "qos-focus/session-relay.h"
 #include "qos-focus/x11-active.h"
 
 typedef struct Options {
-        bool x11, relay, gamemode;
+        bool x11, relay, gamemode, audio;
         const char *source;     /* the name for X11 events */
 } Options;
 
@@ -31,6 +33,7 @@ static void help(void) {
                "  --no-x11          do not follow the X11 active window (default: when $DISPLAY is set)\n"
                "  --no-relay        do not offer org.qosd.Focus1 on the session bus\n"
                "  --no-gamemode     do not pass on the games gamemoded runs\n"
+               "  --no-audio        do not pass on the apps playing audio through PipeWire\n"
                "  --source NAME     the name X11 events carry (default: x11)\n"
                "  --log-level L     err, warning, info, debug\n"
                "  -h, --help        this text\n"
@@ -38,11 +41,12 @@ static void help(void) {
 }
 
 static int parse(int argc, char **argv, Options *o) {
-        enum { OPT_NO_X11 = 0x100, OPT_NO_RELAY, OPT_NO_GAMEMODE, OPT_SOURCE, OPT_LOG_LEVEL, OPT_VERSION };
+        enum { OPT_NO_X11 = 0x100, OPT_NO_RELAY, OPT_NO_GAMEMODE, OPT_NO_AUDIO, OPT_SOURCE, OPT_LOG_LEVEL, OPT_VERSION };
         static const struct option options[] = {
                 { "no-x11", no_argument, NULL, OPT_NO_X11 },
                 { "no-relay", no_argument, NULL, OPT_NO_RELAY },
                 { "no-gamemode", no_argument, NULL, OPT_NO_GAMEMODE },
+                { "no-audio", no_argument, NULL, OPT_NO_AUDIO },
                 { "source", required_argument, NULL, OPT_SOURCE },
                 { "log-level", required_argument, NULL, OPT_LOG_LEVEL },
                 { "help", no_argument, NULL, 'h' },
@@ -50,7 +54,7 @@ static int parse(int argc, char **argv, Options *o) {
                 {}
         };
         int c, level;
-        *o = (Options) { .x11 = getenv("DISPLAY") != NULL, .relay = true, .gamemode = true, .source = "x11" };
+        *o = (Options) { .x11 = getenv("DISPLAY") != NULL, .relay = true, .gamemode = true, .audio = true, .source = "x11" };
         while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
                 switch (c) {
                 case OPT_NO_X11:
@@ -61,6 +65,9 @@ static int parse(int argc, char **argv, Options *o) {
                         break;
                 case OPT_NO_GAMEMODE:
                         o->gamemode = false;
+                        break;
+                case OPT_NO_AUDIO:
+                        o->audio = false;
                         break;
                 case OPT_SOURCE:
                         if (!focus_source_name_valid(optarg)) {
@@ -111,6 +118,7 @@ int main(int argc, char **argv) {
         X11Active *x11 = NULL;
         SessionRelay *relay = NULL;
         GamemodeRelay *games = NULL;
+        AudioRelay *audio = NULL;
         sigset_t mask;
         int r;
 
@@ -140,24 +148,30 @@ int main(int argc, char **argv) {
                 if (r < 0)
                         log_info("no session bus (%s): not following gamemode", strerror(-r));
         }
+        if (o.audio) {
+                r = audio_relay_start(event, &report, &audio);
+                if (r < 0)
+                        log_info("cannot follow PipeWire (%s): not passing on the apps playing audio", strerror(-r));
+        }
         X11Report xr = { .report = &report, .source = o.source };
         if (o.x11) {
                 r = x11_active_start(event, NULL, on_x11_focus, &xr, &x11);
                 if (r < 0)
                         goto out;
         }
-        if (!x11 && !relay && !games) {
+        if (!x11 && !relay && !games && !audio) {
                 log_error("nothing to follow: no X11 display and no session bus");
                 r = -ENOENT;
                 goto out;
         }
-        log_info("following the focus:%s%s%s", x11 ? " X11" : "", relay ? " " RELAY_BUS_NAME : "",
-                 games ? " gamemode" : "");
+        log_info("following the focus:%s%s%s%s", x11 ? " X11" : "", relay ? " " RELAY_BUS_NAME : "",
+                 games ? " gamemode" : "", audio ? " PipeWire" : "");
         r = sd_event_loop(event);
 out:
         x11_active_free(x11);
         session_relay_free(relay);
         gamemode_relay_free(games);
+        audio_relay_free(audio);
         focus_report_close(&report);
         sd_event_unref(event);
         return r < 0 ? 1 : 0;

@@ -21,7 +21,7 @@ if [ -s "$image" ]; then echo "$image"; exit 0; fi
 packages=(
         systemd systemd-sysv udev dbus dbus-broker dbus-user-session libpam-systemd
         linux-image-amd64 initramfs-tools kmod procps util-linux passwd login
-        libinih1 libjson-c5 libcap2 libsystemd0 libxcb1 libxcb-ewmh2 libxcb-res0
+        libinih1 libjson-c5 libcap2 libsystemd0 libxcb1 libxcb-ewmh2 libxcb-res0 libpipewire-0.3-0
         make gcc libc6-dev python3
 )
 tmp=$(mktemp -d "$cache/.rootfs.XXXXXX")
