@@ -174,6 +174,9 @@ const char *cgroup_missing_to_string(CgroupMissing m) {
                 return "cgroup v2 cpu controller not enabled in the root's cgroup.subtree_control";
         case CGROUP_V2_NO_THREADED:
                 return "cgroup v2 without threaded mode";
+        case CGROUP_NO_RT_BUDGET:
+                return "the kernel schedules real-time threads by group (CONFIG_RT_GROUP_SCHED) and qosd's "
+                       "groups get no real-time budget here: rtkit could not make their threads real-time";
         }
         return "no cpu cgroup controller";
 }

@@ -25,6 +25,7 @@ typedef enum CgroupMissing {
         CGROUP_V1_FILES_MISSING,    /* no tasks or cpu.shares file */
         CGROUP_V2_CPU_NOT_ENABLED,  /* v2 has cpu but the root's subtree_control does not enable it */
         CGROUP_V2_NO_THREADED,      /* v2 without threaded mode (cgroup.threads) */
+        CGROUP_NO_RT_BUDGET,        /* a group of ours would refuse real-time threads (group_rt_probe()) */
 } CgroupMissing;
 
 #define CGROUP_MOUNT_MAX 256

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Creating, filling and removing qosd's groups: the only writes to cgroupfs. */
 #include <errno.h>
+#include <sched.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,8 @@
 
 #define GROUP_PATH_MAX (CGROUP_MOUNT_MAX + 128)
 #define RT_PERIOD_US 1000000 /* v1's default cpu.rt_period_us */
+#define RT_BUDGET_TRIES 10
+#define RT_BUDGET_WAIT_USEC (20 * 1000)
 
 static bool is_v1(void) {
         return kernel_caps()->cgroup.backend == CGROUP_BACKEND_V1;
@@ -24,8 +27,12 @@ static bool is_v1(void) {
 
 /* The file a TID is written to: v1 moves threads through `tasks`, v2
  * through `cgroup.threads` (`cgroup.procs` would move the whole process). */
+static const char *threads_file_in(const CgroupCaps *cg) {
+        return cg->backend == CGROUP_BACKEND_V1 ? "tasks" : "cgroup.threads";
+}
+
 static const char *threads_file(void) {
-        return is_v1() ? "tasks" : "cgroup.threads";
+        return threads_file_in(&kernel_caps()->cgroup);
 }
 
 static int attr_path(const char *dir, const char *file, char *buf, size_t size) {
@@ -99,10 +106,17 @@ static int set_share(const char *dir, const ClassKnobs *k) {
  * audio thread real-time once qosd moved it. Best effort: the budgets of a
  * parent's children may not exceed its own, and another manager may hold
  * some; the group works without it. */
-static void set_rt_budget(const char *dir, const ClassKnobs *k) {
-        if (!kernel_caps()->cgroup.rt_runtime || k->group_rt_pct == 0)
+static void set_rt_budget(const CgroupCaps *cg, const char *dir, const ClassKnobs *k, bool fresh) {
+        if (!cg->rt_runtime || k->group_rt_pct == 0)
                 return;
         int r = attr_set_u64(dir, "cpu.rt_runtime_us", (uint64_t) RT_PERIOD_US * k->group_rt_pct / 100);
+        /* A group removed a moment ago (by a qosd that just stopped, say)
+         * holds its budget until the kernel frees it, some tens of ms
+         * later: a group made now waits that long for it. */
+        for (int i = 0; fresh && r == -EINVAL && i < RT_BUDGET_TRIES; i++) {
+                (void) usleep(RT_BUDGET_WAIT_USEC);
+                r = attr_set_u64(dir, "cpu.rt_runtime_us", (uint64_t) RT_PERIOD_US * k->group_rt_pct / 100);
+        }
         if (r < 0)
                 log_debug_errno(r, "%s: no real-time budget, its threads cannot become real-time: %m", dir);
 }
@@ -162,24 +176,32 @@ static void set_uclamp(const char *dir, const ClassKnobs *k) {
         }
 }
 
-int group_ensure(QClass c) {
-        char dir[GROUP_PATH_MAX];
-        int r;
-
-        r = group_dir(c, dir, sizeof dir);
+/* Make the directory of a group (threaded on v2) and give it its
+ * real-time budget; 1 if it was made now, 0 if it was there. */
+static int make_group(const CgroupCaps *cg, QClass c, char *dir, size_t size) {
+        int made = 0, r = group_dir_in(cg, c, dir, size);
         if (r < 0)
                 return r;
         if (mkdir(dir, 0755) < 0) {
                 if (errno != EEXIST)
                         return negative_errno();
-        } else if (!is_v1()) {
-                r = attr_write(dir, "cgroup.type", "threaded");
+        } else {
+                made = 1;
+                r = cg->backend == CGROUP_BACKEND_V1 ? 0 : attr_write(dir, "cgroup.type", "threaded");
                 if (r < 0) {
                         (void) rmdir(dir);
                         return r;
                 }
         }
-        set_rt_budget(dir, class_knobs(c));
+        set_rt_budget(cg, dir, class_knobs(c), made);
+        return made;
+}
+
+int group_ensure(QClass c) {
+        char dir[GROUP_PATH_MAX];
+        int r = make_group(&kernel_caps()->cgroup, c, dir, sizeof dir);
+        if (r < 0)
+                return r;
         set_uclamp(dir, class_knobs(c));
         return set_share(dir, class_knobs(c));
 }
@@ -288,4 +310,47 @@ int group_recover(GroupKeepFn keep, void *userdata) {
                 (void) group_remove_if_empty(c);
         }
         return moved;
+}
+
+/* SCHED_FIFO at the lowest priority for the calling thread, then back. */
+static int try_realtime(void) {
+        struct sched_param rt = { .sched_priority = 1 }, other = {};
+        if (sched_setscheduler(0, SCHED_FIFO, &rt) < 0)
+                return negative_errno();
+        (void) sched_setscheduler(0, SCHED_OTHER, &other);
+        return 0;
+}
+
+/* Put the calling thread into class c's group, ask for real-time, and
+ * take it back to the root. *made: the group was made for this. */
+static int probe_one(const CgroupCaps *cg, QClass c, bool *made) {
+        char dir[GROUP_PATH_MAX], self[16];
+        int r = make_group(cg, c, dir, sizeof dir);
+        if (r < 0)
+                return r;
+        *made = r > 0;
+        snprintf(self, sizeof self, "%d", (int) gettid());
+        r = attr_write(dir, threads_file_in(cg), self);
+        if (r >= 0) {
+                r = try_realtime();
+                r = r == -EPERM ? 0 : r < 0 ? r : 1;
+                (void) attr_write(cg->mount, threads_file_in(cg), self);
+        }
+        return r;
+}
+
+int group_rt_probe(const CgroupCaps *cg) {
+        bool made[_QCLASS_MAX] = {};
+        char dir[GROUP_PATH_MAX];
+        int r = 1;
+
+        for (QClass c = QCLASS_UNSPECIFIED + 1; c < _QCLASS_MAX && r > 0; c++)
+                if (class_has_group(c))
+                        r = probe_one(cg, c, &made[c]);
+        /* Kept if all passed: qosd would make them again at once, and a
+         * group removed holds its budget for a while. */
+        for (QClass c = QCLASS_UNSPECIFIED + 1; c < _QCLASS_MAX && r <= 0; c++)
+                if (made[c] && group_dir_in(cg, c, dir, sizeof dir) >= 0)
+                        (void) rmdir(dir);
+        return r;
 }

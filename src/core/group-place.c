@@ -37,7 +37,10 @@ const char *group_prefix(void) {
 }
 
 int group_dir(QClass c, char *buf, size_t size) {
-        const CgroupCaps *cg = &kernel_caps()->cgroup;
+        return group_dir_in(&kernel_caps()->cgroup, c, buf, size);
+}
+
+int group_dir_in(const CgroupCaps *cg, QClass c, char *buf, size_t size) {
         if (!class_has_group(c))
                 return -EINVAL;
         if (cg->backend == CGROUP_BACKEND_NONE)

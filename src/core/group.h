@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "core/cgroup-probe.h"
 #include "core/qclass.h"
 
 typedef enum GroupPlace {
@@ -43,6 +44,9 @@ const char *group_prefix(void);
 /* The directory of class c's group; -EINVAL if c has no group, -EOPNOTSUPP
  * if the machine has no usable cpu hierarchy. */
 int group_dir(QClass c, char *buf, size_t size);
+/* The same in the hierarchy cg describes (for the probe, which runs while
+ * kernel_caps() is being made). */
+int group_dir_in(const CgroupCaps *cg, QClass c, char *buf, size_t size);
 
 /* Classify a cgroup path as /proc/TID/cgroup shows it ("/qos.background").
  * Pure. *ret_class is the group's class for GROUP_PLACE_QOS, else
@@ -71,6 +75,19 @@ bool group_uclamp_missing(void);
  * QCLASS_UNSPECIFIED back to the root. The caller has checked that the
  * thread is not in a foreign cgroup. -ESRCH if the thread is gone. */
 int group_move(pid_t tid, QClass c);
+
+/* Can a real-time thread live in qosd's groups? With CONFIG_RT_GROUP_SCHED
+ * the kernel refuses SCHED_FIFO/RR (EPERM, to root too) to a thread whose
+ * group has no real-time budget, and refuses to move a real-time thread
+ * into one: rtkit could no longer make an audio thread real-time once
+ * qosd had moved it. v1 gives each group a budget (best effort: another
+ * manager may hold the parent's); cgroup v2 has no budget files at all.
+ * So the calling thread (a throwaway one: it is moved and made real-time
+ * for a moment) is put into each group and asks for SCHED_FIFO. 1: every
+ * group can hold real-time threads; 0: one cannot; negative errno: could
+ * not tell (the thread could not be moved there). The groups it made stay
+ * if they pass (for qosd, which uses them), else are removed. Needs root. */
+int group_rt_probe(const CgroupCaps *cg);
 
 /* Remove class c's group if no task is in it: 0 if removed or absent,
  * -EBUSY if it is in use. The kernel decides atomically, so a racing

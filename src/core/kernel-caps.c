@@ -25,6 +25,12 @@ static void *probe_thread(void *userdata) {
         return NULL;
 }
 
+static bool rt_groups_wanted;
+
+void kernel_caps_probe_rt_groups(void) {
+        rt_groups_wanted = true;
+}
+
 void kernel_caps_probe(KernelCaps *caps) {
         pthread_t t;
 
@@ -34,10 +40,13 @@ void kernel_caps_probe(KernelCaps *caps) {
         cgroup_caps_probe(&caps->cgroup);
         /* Probe on a throwaway thread so that the caller's own attributes
          * are never touched, even for a moment. */
+        caps->probe_rt_groups = rt_groups_wanted;
         if (pthread_create(&t, NULL, probe_thread, caps) == 0)
                 pthread_join(t, NULL);
-        else
+        else {
+                caps->probe_rt_groups = false; /* it would move the caller's own thread */
                 probe_thread(caps);
+        }
 }
 
 static KernelCaps cached_caps;

@@ -15,11 +15,19 @@ typedef struct KernelCaps {
         int error[_KNOB_MAX];           /* why a knob is unsupported (negative errno) */
         uint64_t default_slice_ns;      /* what a thread without a custom slice has; 0 if unknown */
         bool privileged;                /* CAP_SYS_NICE: may raise priority and touch others' threads */
+        bool probe_rt_groups;           /* try real-time in qosd's groups (kernel_caps_probe_rt_groups()) */
         CgroupCaps cgroup;              /* where KNOB_GROUP's groups live, and autogroup */
 } KernelCaps;
 
 /* Probed on first use, thread-safe, never fails (a failed probe marks the
  * knob unsupported with its error). */
+/* Before the first kernel_caps(): also find out whether qosd's groups can
+ * hold real-time threads (group_rt_probe()), and leave them off if not.
+ * For qosd, which moves threads into them for good: the probe makes the
+ * groups (kept for qosd, as it would make them anyway) and makes a thread
+ * real-time for a moment. */
+void kernel_caps_probe_rt_groups(void);
+
 const KernelCaps *kernel_caps(void);
 
 /* One-line reason for an unsupported knob, e.g. "not built into this kernel". */

@@ -197,10 +197,19 @@ static const KnobRow knob_row_timer_slack = {
 /* ---- group: the cpu cgroup the thread competes in (group.h) ---- */
 
 /* Found from the mount table and the files (kernel_caps_probe() fills
- * caps->cgroup before the probe thread runs): creating a group to try
- * needs root, and the values are read back when a group is made. */
+ * caps->cgroup before the probe thread runs), and, where the kernel may
+ * schedule real-time threads by group, from a try on this throwaway
+ * thread: groups that would cost rtkit its grants are not used. */
 static void probe_group(KernelCaps *caps) {
-        caps->supported[KNOB_GROUP] = caps->cgroup.backend != CGROUP_BACKEND_NONE;
+        CgroupCaps *cg = &caps->cgroup;
+        /* Only root moves threads; v1 without budget files has no
+         * real-time group scheduling, v2 never shows it. */
+        if (cg->backend != CGROUP_BACKEND_NONE && caps->privileged && caps->probe_rt_groups &&
+            (cg->rt_runtime || cg->backend == CGROUP_BACKEND_V2) && group_rt_probe(cg) == 0) {
+                cg->backend = CGROUP_BACKEND_NONE;
+                cg->missing = CGROUP_NO_RT_BUDGET;
+        }
+        caps->supported[KNOB_GROUP] = cg->backend != CGROUP_BACKEND_NONE;
         caps->error[KNOB_GROUP] = caps->supported[KNOB_GROUP] ? 0 : -EOPNOTSUPP;
 }
 
