@@ -47,6 +47,8 @@ int cmd_classes(int argc, char **argv) {
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
+        /* As qosd finds it; the probe's groups are not kept for a look. */
+        kernel_caps_probe_rt_groups(false);
         const KernelCaps *caps = kernel_caps();
         char buf[32];
         int c;

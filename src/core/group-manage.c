@@ -339,7 +339,7 @@ static int probe_one(const CgroupCaps *cg, QClass c, bool *made) {
         return r;
 }
 
-int group_rt_probe(const CgroupCaps *cg) {
+int group_rt_probe(const CgroupCaps *cg, bool keep) {
         bool made[_QCLASS_MAX] = {};
         char dir[GROUP_PATH_MAX];
         int r = 1;
@@ -347,9 +347,9 @@ int group_rt_probe(const CgroupCaps *cg) {
         for (QClass c = QCLASS_UNSPECIFIED + 1; c < _QCLASS_MAX && r > 0; c++)
                 if (class_has_group(c))
                         r = probe_one(cg, c, &made[c]);
-        /* Kept if all passed: qosd would make them again at once, and a
-         * group removed holds its budget for a while. */
-        for (QClass c = QCLASS_UNSPECIFIED + 1; c < _QCLASS_MAX && r <= 0; c++)
+        /* Kept for qosd if all passed: it would make them again at once,
+         * and a group removed holds its budget for a while. */
+        for (QClass c = QCLASS_UNSPECIFIED + 1; c < _QCLASS_MAX && (r <= 0 || !keep); c++)
                 if (made[c] && group_dir_in(cg, c, dir, sizeof dir) >= 0)
                         (void) rmdir(dir);
         return r;

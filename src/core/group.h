@@ -86,8 +86,9 @@ int group_move(pid_t tid, QClass c);
  * for a moment) is put into each group and asks for SCHED_FIFO. 1: every
  * group can hold real-time threads; 0: one cannot; negative errno: could
  * not tell (the thread could not be moved there). The groups it made stay
- * if they pass (for qosd, which uses them), else are removed. Needs root. */
-int group_rt_probe(const CgroupCaps *cg);
+ * if keep is true and they pass (for qosd, which uses them), else are
+ * removed. Needs root. */
+int group_rt_probe(const CgroupCaps *cg, bool keep);
 
 /* Remove class c's group if no task is in it: 0 if removed or absent,
  * -EBUSY if it is in use. The kernel decides atomically, so a racing

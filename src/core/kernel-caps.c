@@ -25,10 +25,11 @@ static void *probe_thread(void *userdata) {
         return NULL;
 }
 
-static bool rt_groups_wanted;
+static bool rt_groups_wanted, rt_groups_kept;
 
-void kernel_caps_probe_rt_groups(void) {
+void kernel_caps_probe_rt_groups(bool keep_groups) {
         rt_groups_wanted = true;
+        rt_groups_kept = keep_groups;
 }
 
 void kernel_caps_probe(KernelCaps *caps) {
@@ -41,6 +42,7 @@ void kernel_caps_probe(KernelCaps *caps) {
         /* Probe on a throwaway thread so that the caller's own attributes
          * are never touched, even for a moment. */
         caps->probe_rt_groups = rt_groups_wanted;
+        caps->keep_probed_groups = rt_groups_kept;
         if (pthread_create(&t, NULL, probe_thread, caps) == 0)
                 pthread_join(t, NULL);
         else {

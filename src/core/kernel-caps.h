@@ -16,6 +16,7 @@ typedef struct KernelCaps {
         uint64_t default_slice_ns;      /* what a thread without a custom slice has; 0 if unknown */
         bool privileged;                /* CAP_SYS_NICE: may raise priority and touch others' threads */
         bool probe_rt_groups;           /* try real-time in qosd's groups (kernel_caps_probe_rt_groups()) */
+        bool keep_probed_groups;        /* and keep the groups made for it */
         CgroupCaps cgroup;              /* where KNOB_GROUP's groups live, and autogroup */
 } KernelCaps;
 
@@ -23,10 +24,11 @@ typedef struct KernelCaps {
  * knob unsupported with its error). */
 /* Before the first kernel_caps(): also find out whether qosd's groups can
  * hold real-time threads (group_rt_probe()), and leave them off if not.
- * For qosd, which moves threads into them for good: the probe makes the
- * groups (kept for qosd, as it would make them anyway) and makes a thread
- * real-time for a moment. */
-void kernel_caps_probe_rt_groups(void);
+ * For qosd, which moves threads into them, and qosctl classes, which says
+ * what qosd finds: the probe makes the groups and makes a thread
+ * real-time for a moment, as root. keep_groups: leave the groups it made
+ * (qosd would make them again at once). */
+void kernel_caps_probe_rt_groups(bool keep_groups);
 
 const KernelCaps *kernel_caps(void);
 

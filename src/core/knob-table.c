@@ -205,7 +205,7 @@ static void probe_group(KernelCaps *caps) {
         /* Only root moves threads; v1 without budget files has no
          * real-time group scheduling, v2 never shows it. */
         if (cg->backend != CGROUP_BACKEND_NONE && caps->privileged && caps->probe_rt_groups &&
-            (cg->rt_runtime || cg->backend == CGROUP_BACKEND_V2) && group_rt_probe(cg) == 0) {
+            (cg->rt_runtime || cg->backend == CGROUP_BACKEND_V2) && group_rt_probe(cg, caps->keep_probed_groups) == 0) {
                 cg->backend = CGROUP_BACKEND_NONE;
                 cg->missing = CGROUP_NO_RT_BUDGET;
         }

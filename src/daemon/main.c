@@ -368,7 +368,7 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "qosd: must run as root (it changes the scheduling of every user's threads)\n");
                 return EXIT_FAILURE;
         }
-        kernel_caps_probe_rt_groups(); /* before anything asks kernel_caps() */
+        kernel_caps_probe_rt_groups(true); /* before anything asks kernel_caps() */
         m.root = o.root && *o.root && strcmp(o.root, "/") != 0 ? (char *) o.root : NULL;
         m.sys_root = o.sys_root ? (char *) o.sys_root : m.root;
 

@@ -44,6 +44,11 @@ fail() {
 
 ok() { echo "ok - $*"; }
 
+skip() { # why
+        echo "SKIP: $TEST_NAME: $*"
+        exit 77
+}
+
 assert_eq() { # actual expected message
         [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"
 }

@@ -22,15 +22,18 @@ UIN=$(class_view user-initiated)
 UT=$(class_view utility)
 chmod -R a+rX "$QOSD_BIN"
 
-# A cgroup v2 hierarchy of the test's own, with units as a user manager
-# lays them out.
+# The machine's cgroup v2 hierarchy (there is one), mounted in the test's
+# directory, with units as a user manager lays them out below a slice of
+# the test's own (where systemd runs the machine, user.slice is its);
+# removed at the end, once the killed programs in them are gone.
 cg=$TEST_TMP/cg2
 mkdir -p "$cg"
 mount -t cgroup2 none "$cg" 2>/dev/null || { echo "SKIP: cannot mount a cgroup v2 hierarchy here"; exit 77; }
 on_exit "umount -l '$cg'"
-apps=$cg/user.slice/user-1000.slice/user@1000.service/app.slice
+top=$cg/qos-test-appid-$$.slice
+apps=$top/user-1000.slice/user@1000.service/app.slice
 mkdir -p "$apps"
-on_exit "find '$cg/user.slice' -depth -type d -exec rmdir {} + 2>/dev/null"
+on_exit "for _ in \$(seq 100); do find '$top' -depth -type d -exec rmdir {} + 2>/dev/null; [ -d '$top' ] || break; sleep 0.05; done"
 
 start_dbus
 start_qosd
