@@ -6,7 +6,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "config/qosd-conf.h"
 #include "core/class-table.h"
+#include "core/cpu-kinds.h"
+#include "core/log.h"
+#include "core/macro.h"
 #include "cli/cli.h"
 #include "core/group.h"
 #include "core/kernel-caps.h"
@@ -42,11 +46,35 @@ static void print_groups(const KernelCaps *caps) {
                                       : "off: a thread outside a group competes with every thread");
 }
 
+/* The kinds of CPU, as qosd finds them: the kernel's word, or qosd.conf's. */
+static void print_cpus(const char *sys) {
+        CpuKinds k;
+        Settings s;
+        char buf[512];
+        const char *bad = NULL;
+        _cleanup_free_ char *conf = settings_default_path(cli_root());
+
+        settings_init(&s);
+        if (conf)
+                (void) settings_load(&s, conf); /* its errors are logged as file:line */
+        if (cpu_kinds_read(sys, &k) < 0)
+                printf("cpus: %s/devices/system/cpu/present cannot be read\n", sys);
+        else if (cpu_kinds_override(&k, s.efficient_cpus, s.performance_cpus, &bad) < 0)
+                printf("cpus: %s (%s); %s= in %s names no CPU of its own here, so it is not used\n",
+                       cpu_kinds_describe(&k, buf, sizeof buf), k.why, bad, conf);
+        else
+                printf("cpus: %s (%s)\n", cpu_kinds_describe(&k, buf, sizeof buf), k.why);
+        settings_done(&s);
+}
+
 int cmd_classes(int argc, char **argv) {
+        enum { OPT_SYS = 0x100 };
         static const struct option opts[] = {
                 { "help", no_argument, NULL, 'h' },
+                { "sys", required_argument, NULL, OPT_SYS },
                 {},
         };
+        const char *sys = "/sys";
         /* As qosd finds it; the probe's groups are not kept for a look. */
         kernel_caps_probe_rt_groups(false);
         const KernelCaps *caps = kernel_caps();
@@ -55,10 +83,17 @@ int cmd_classes(int argc, char **argv) {
 
         while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
                 if (c == 'h') {
-                        printf("Usage: qosctl classes\n\n"
-                               "Show every knob of every class and whether this kernel supports it.\n"
-                               "Values in parentheses are not applied here.\n");
+                        printf("Usage: qosctl classes [--sys DIR]\n\n"
+                               "Show every knob of every class and whether this kernel supports it,\n"
+                               "and which CPUs are fast and which efficient. Values in parentheses\n"
+                               "are not applied here.\n\n"
+                               "  --sys DIR   read the CPUs from DIR instead of /sys (a copy of\n"
+                               "              another machine's, say)\n");
                         return EXIT_OK;
+                }
+                if (c == OPT_SYS) {
+                        sys = optarg;
+                        continue;
                 }
                 return EXIT_USAGE;
         }
@@ -88,5 +123,6 @@ int cmd_classes(int argc, char **argv) {
                 printf(" %-17s", class_knobs(q)->reset_on_fork ? "reset" : "inherited");
         printf(" %s\n", "reset-on-fork: children start at utility");
         print_groups(caps);
+        print_cpus(sys);
         return EXIT_OK;
 }

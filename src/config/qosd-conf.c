@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <stdio.h>
 #include <grp.h>
 #include <ini.h>
 #include <pwd.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/cpu-mask.h"
 #include "core/log.h"
 #include "core/macro.h"
 #include "core/parse-bool.h"
@@ -45,6 +47,16 @@ void settings_done(Settings *s) {
         s->profile = NULL;
         free(s->scheduler_path);
         s->scheduler_path = NULL;
+        free(s->efficient_cpus);
+        s->efficient_cpus = NULL;
+        free(s->performance_cpus);
+        s->performance_cpus = NULL;
+}
+
+char *settings_default_path(const char *root) {
+        char *p;
+        bool below = root && *root && strcmp(root, "/") != 0;
+        return asprintf(&p, "%s%s", below ? root : "", QOS_ADMIN_DIR "/qosd.conf") < 0 ? NULL : p;
 }
 
 const char *settings_scheduler_path(const Settings *s) {
@@ -229,6 +241,21 @@ static int value_scheduler_path(const char *v, void *field, unsigned max) {
         return 0;
 }
 
+/* EfficientCPUs=, PerformanceCPUs=: a CPU list ("2-3,6"), checked here;
+ * empty: the kernel's word. */
+static int value_cpu_list(const char *v, void *field, unsigned max) {
+        char **p = field, *copy = NULL;
+        CpuMask m;
+        int r = cpu_mask_parse(v, &m);
+        if (r < 0)
+                return r == -ERANGE ? -ERANGE : -EINVAL;
+        if (!cpu_mask_is_empty(&m) && !(copy = strdup(v)))
+                return -ENOMEM;
+        free(*p);
+        *p = copy;
+        return 0;
+}
+
 #define FIELD(f) offsetof(Settings, f)
 
 /* Every key of [Daemon], documented in qosd.conf(5); a key not here is
@@ -265,6 +292,8 @@ static const struct {
         { "ListTasksMax", value_count, FIELD(list_tasks_max), 4194304 },
         { "Scheduler", value_scheduler, FIELD(scheduler), 0 },
         { "SchedulerPath", value_scheduler_path, FIELD(scheduler_path), 0 },
+        { "EfficientCPUs", value_cpu_list, FIELD(efficient_cpus), 0 },
+        { "PerformanceCPUs", value_cpu_list, FIELD(performance_cpus), 0 },
 };
 
 /* -ENOKEY for a key that is not a setting. */

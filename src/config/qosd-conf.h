@@ -58,6 +58,10 @@ typedef struct Settings {
         unsigned list_tasks_max;        /* ListTasksMax=: rows in one ListTasks reply */
         SchedulerKind scheduler;        /* Scheduler=none|qos */
         char *scheduler_path;   /* SchedulerPath=: the loader; NULL = SCHEDULER_PATH_DEFAULT */
+        /* EfficientCPUs=, PerformanceCPUs=: CPU lists where the kernel
+         * tells no kinds apart (cpu-kinds.h); NULL = the kernel's word. */
+        char *efficient_cpus;
+        char *performance_cpus;
 } Settings;
 
 void settings_init(Settings *s);
@@ -70,6 +74,9 @@ int settings_load(Settings *s, const char *path);
 
 /* The key of [Daemon] that key is probably a typo of, or NULL. */
 const char *settings_nearest_key(const char *key);
+
+/* The settings file under root (NULL: /): ROOT/etc/qos/qosd.conf. To free. */
+char *settings_default_path(const char *root);
 
 /* SchedulerPath=, or its default. */
 const char *settings_scheduler_path(const Settings *s);
