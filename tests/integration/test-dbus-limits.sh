@@ -70,11 +70,12 @@ AS_USER=$owner THREADS_BIN=$SECRET start_threads vmain
 vt=$(tid_of vmain)
 wait_view "$vt" "$BG" "the admin rule classes the owner's program"
 vp=$(awk '$1 == "Tgid:" { print $2 }' "/proc/$vt/status")
-vcg=$(cut -d: -f3- "/proc/$vp/cgroup" | head -n 1)
+# The cgroup explain shows: the unified (v2) one, "0::PATH".
+vcg=$(sed -n "s/^0:://p" "/proc/$vp/cgroup")
 THREADS_BIN=$SECRET start_threads rmain
 rt=$(tid_of rmain)
 wait_view "$rt" "$BG" "the admin rule classes root's program"
-rcg=$(cut -d: -f3- "/proc/$THREADS_PID/cgroup" | head -n 1)
+rcg=$(sed -n "s/^0:://p" "/proc/$THREADS_PID/cgroup")
 AS_USER=$owner THREADS_BIN=$OWNRULE start_threads omain
 ot=$(tid_of omain)
 wait_view "$ot" "$BG" "the owner's own rule classes its program"
