@@ -68,7 +68,7 @@ _qosctl()
             [[ $cmd == top ]] && COMPREPLY=($(compgen -W 'wait cpu' -- "$cur"))
             return
             ;;
-        -U | --user-dir)
+        -U | --user-dir | --sys)
             _filedir -d
             return
             ;;
@@ -82,7 +82,7 @@ _qosctl()
     local first=0
     for ((i = cmd_at + 1; i < cword; i++)); do
         case ${words[i]} in
-            -c | --class | -p | --pid | -U | --user-dir | -n | --iterations | -d | --delay | -s | --sort)
+            -c | --class | -p | --pid | -U | --user-dir | --sys | -n | --iterations | -d | --delay | -s | --sort)
                 ((i++))
                 ;;
             -*) ;;
@@ -103,7 +103,8 @@ _qosctl()
     if [[ $cur == -* ]]; then
         local opts
         case $cmd in
-            classes | status | reload | explain | profile) opts='-h --help' ;;
+            classes) opts='--sys -h --help' ;;
+            status | reload | explain | profile) opts='-h --help' ;;
             run) opts='-c --class -P --preload -v --verbose -h --help' ;;
             set) opts='-c --class -p --pid -a --all-tasks -v --verbose -h --help' ;;
             get) opts='-p --pid -a --all-tasks -h --help' ;;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config/cpu-kinds-conf.h"
 #include "core/class-table.h"
 #include "cli/cli.h"
 #include "core/group.h"
@@ -17,6 +18,13 @@
 #include "core/term-escape.h"
 
 static const char *root_override;
+
+void cli_use_cpu_kinds(const char *sys) {
+        CpuKinds k;
+        char note[512];
+        cpu_kinds_for_root(cli_root(), sys, &k, note, sizeof note);
+        kernel_caps_use_cpu_kinds(&k);
+}
 
 const char *cli_root(void) {
         if (root_override)
@@ -241,6 +249,7 @@ int cli_apply_to_thread(pid_t tid, QClass c, bool verbose, bool vanished_ok, boo
         if (r < 0)
                 return cli_report_apply_error(tid, r, NULL, c);
         class_target_attr(c, kernel_caps(), &want);
+        task_attr_place(&want, &cur, kernel_caps(), NULL);
         r = plan_unprivileged(tid, c, &cur, &want, &mask);
         if (r != EXIT_OK)
                 return r;

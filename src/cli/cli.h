@@ -29,6 +29,10 @@ typedef struct CliCommand {
 /* The --root given before the subcommand, else $QOS_ROOT, else NULL (the
  * real directories). */
 const char *cli_root(void);
+/* Before the first kernel_caps(): the kinds of CPU as qosd finds them
+ * (the tree at sys, qosd.conf under cli_root()), so that a class set
+ * here directly places threads as qosd would. */
+void cli_use_cpu_kinds(const char *sys);
 void cli_set_root(const char *root);
 
 /* The options the thread commands share: -c CLASS, -p TID, -a, -v, -P, -h. */

@@ -6,7 +6,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "config/qosd-conf.h"
+#include "config/cpu-kinds-conf.h"
 #include "core/class-table.h"
 #include "core/cpu-kinds.h"
 #include "core/log.h"
@@ -49,22 +49,10 @@ static void print_groups(const KernelCaps *caps) {
 /* The kinds of CPU, as qosd finds them: the kernel's word, or qosd.conf's. */
 static void print_cpus(const char *sys) {
         CpuKinds k;
-        Settings s;
-        char buf[512];
-        const char *bad = NULL;
-        _cleanup_free_ char *conf = settings_default_path(cli_root());
+        char buf[512], note[512];
 
-        settings_init(&s);
-        if (conf)
-                (void) settings_load(&s, conf); /* its errors are logged as file:line */
-        if (cpu_kinds_read(sys, &k) < 0)
-                printf("cpus: %s/devices/system/cpu/present cannot be read\n", sys);
-        else if (cpu_kinds_override(&k, s.efficient_cpus, s.performance_cpus, &bad) < 0)
-                printf("cpus: %s (%s); %s= in %s names no CPU of its own here, so it is not used\n",
-                       cpu_kinds_describe(&k, buf, sizeof buf), k.why, bad, conf);
-        else
-                printf("cpus: %s (%s)\n", cpu_kinds_describe(&k, buf, sizeof buf), k.why);
-        settings_done(&s);
+        cpu_kinds_for_root(cli_root(), sys, &k, note, sizeof note);
+        printf("cpus: %s (%s)%s%s\n", cpu_kinds_describe(&k, buf, sizeof buf), k.why, *note ? "; " : "", note);
 }
 
 int cmd_classes(int argc, char **argv) {
@@ -75,9 +63,7 @@ int cmd_classes(int argc, char **argv) {
                 {},
         };
         const char *sys = "/sys";
-        /* As qosd finds it; the probe's groups are not kept for a look. */
-        kernel_caps_probe_rt_groups(false);
-        const KernelCaps *caps = kernel_caps();
+        const KernelCaps *caps;
         char buf[32];
         int c;
 
@@ -97,6 +83,10 @@ int cmd_classes(int argc, char **argv) {
                 }
                 return EXIT_USAGE;
         }
+        /* As qosd finds it; the probe's groups are not kept for a look. */
+        kernel_caps_probe_rt_groups(false);
+        cli_use_cpu_kinds(sys);
+        caps = kernel_caps();
 
         print_header(caps);
         printf("%-13s", "KNOB");

@@ -77,6 +77,7 @@ int cmd_run(int argc, char **argv) {
         r = cli_parse_task_options(argc, argv, "+c:vPh", help, &o);
         if (r >= 0)
                 return r;
+        cli_use_cpu_kinds("/sys");
         if (optind >= argc) {
                 fprintf(stderr, "qosctl run: no command given\n");
                 return EXIT_USAGE;

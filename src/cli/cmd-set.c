@@ -112,6 +112,7 @@ int cmd_set(int argc, char **argv) {
         r = cli_parse_task_options(argc, argv, "c:p:avh", help, &o);
         if (r >= 0)
                 return r;
+        cli_use_cpu_kinds("/sys");
         if (o.class == QCLASS_UNSPECIFIED || o.pid == 0 || optind < argc) {
                 fprintf(stderr, "qosctl set: need -c CLASS and -p TID; see 'qosctl set --help'\n");
                 return EXIT_USAGE;

@@ -74,6 +74,12 @@
  *   for the class audio threads are in, and together within the root's
  *   95% with room left for other managers.
  * utility: no group. Its threads stay where the kernel put them.
+ *
+ * Placement (cpu-kinds.h): on a machine with efficient cores, background
+ *   runs only on them, as Apple, Android's cpusets and ChromeOS's
+ *   resourced place it: the fast cores stay free for what the user is
+ *   doing. The other classes keep every CPU they had; which fast core a
+ *   user-interactive thread gets is the kernel's (or scx_qos's) to pick.
  */
 static const ClassKnobs class_table[_QCLASS_MAX] = {
         [QCLASS_USER_INTERACTIVE] = {
@@ -126,6 +132,7 @@ static const ClassKnobs class_table[_QCLASS_MAX] = {
                 .group_weight = 1,
                 .group_idle = true,
                 .group_rt_pct = 10,
+                .efficient_cpus = true,
         },
 };
 
@@ -154,6 +161,9 @@ void class_target_attr(QClass c, const KernelCaps *caps, TaskAttr *ret) {
                 .timer_slack_ns = k->timer_slack_ns,
                 .group = caps->supported[KNOB_GROUP] && class_has_group(c) ? c : QCLASS_UNSPECIFIED,
         };
+        /* Where it may run, until task_attr_place() makes it the thread's. */
+        if (caps->supported[KNOB_CPUS])
+                ret->cpus = k->efficient_cpus ? caps->cpu_kinds.efficient : caps->cpu_kinds.present;
 }
 
 unsigned class_identity_knobs(const KernelCaps *caps) {
@@ -201,6 +211,9 @@ const char *class_format_knob(QClass c, Knob k, char *buf, size_t size) {
                 return buf;
         case KNOB_RAMPUP:
                 snprintf(buf, size, "%u%%", ck->rampup_pct);
+                return buf;
+        case KNOB_CPUS:
+                snprintf(buf, size, "%s", ck->efficient_cpus ? "efficient" : "all");
                 return buf;
         case KNOB_GROUP:
                 if (ck->group_idle)

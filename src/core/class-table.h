@@ -25,6 +25,7 @@ typedef struct ClassKnobs {
         unsigned group_weight;    /* cpu.weight units: 100 is one session's share; 0: no group */
         bool group_idle;          /* cpu.idle: the group runs only when no other wants the CPU */
         unsigned group_rt_pct;    /* real-time budget (v1 cpu.rt_runtime_us), % of each CPU */
+        bool efficient_cpus;      /* placed on the efficient CPUs of a hybrid machine (cpu-kinds.h) */
 } ClassKnobs;
 
 /* The knobs of a valid class; NULL for QCLASS_UNSPECIFIED or out of range. */

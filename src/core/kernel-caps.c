@@ -26,6 +26,13 @@ static void *probe_thread(void *userdata) {
 }
 
 static bool rt_groups_wanted, rt_groups_kept;
+static bool cpu_kinds_given;
+static CpuKinds cpu_kinds_wanted;
+
+void kernel_caps_use_cpu_kinds(const CpuKinds *k) {
+        cpu_kinds_wanted = *k;
+        cpu_kinds_given = true;
+}
 
 void kernel_caps_probe_rt_groups(bool keep_groups) {
         rt_groups_wanted = true;
@@ -43,6 +50,8 @@ void kernel_caps_probe(KernelCaps *caps) {
          * are never touched, even for a moment. */
         caps->probe_rt_groups = rt_groups_wanted;
         caps->keep_probed_groups = rt_groups_kept;
+        caps->cpu_kinds_known = cpu_kinds_given;
+        caps->cpu_kinds = cpu_kinds_wanted;
         if (pthread_create(&t, NULL, probe_thread, caps) == 0)
                 pthread_join(t, NULL);
         else {

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "core/cgroup-probe.h"
+#include "core/cpu-kinds.h"
 #include "core/knob.h"
 
 typedef struct KernelCaps {
@@ -18,6 +19,8 @@ typedef struct KernelCaps {
         bool probe_rt_groups;           /* try real-time in qosd's groups (kernel_caps_probe_rt_groups()) */
         bool keep_probed_groups;        /* and keep the groups made for it */
         CgroupCaps cgroup;              /* where KNOB_GROUP's groups live, and autogroup */
+        bool cpu_kinds_known;           /* kernel_caps_use_cpu_kinds() was called */
+        CpuKinds cpu_kinds;             /* which CPUs are efficient: KNOB_CPUS's */
 } KernelCaps;
 
 /* Probed on first use, thread-safe, never fails (a failed probe marks the
@@ -29,6 +32,12 @@ typedef struct KernelCaps {
  * real-time for a moment, as root. keep_groups: leave the groups it made
  * (qosd would make them again at once). */
 void kernel_caps_probe_rt_groups(bool keep_groups);
+
+/* Before the first kernel_caps(): the kinds of CPU (the kernel's word, or
+ * qosd.conf's), so that background may be placed on the efficient ones
+ * (KNOB_CPUS). Without it, as in libqos and the preload, placement is not
+ * theirs to do: the knob is unsupported. */
+void kernel_caps_use_cpu_kinds(const CpuKinds *k);
 
 const KernelCaps *kernel_caps(void);
 

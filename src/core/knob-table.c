@@ -338,6 +338,8 @@ const KnobRow *knob_row(Knob k) {
                 return &knob_row_timer_slack;
         case KNOB_GROUP:
                 return &knob_row_group;
+        case KNOB_CPUS:
+                return &knob_row_cpus;
         case _KNOB_MAX:
                 break;
         }

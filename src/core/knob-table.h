@@ -60,9 +60,11 @@ const KnobRow *knob_row(Knob k);
 
 /* The rows of the knobs that travel in struct sched_attr (knob-sched.c). */
 extern const KnobRow knob_row_policy, knob_row_nice, knob_row_slice, knob_row_uclamp;
+/* Where a thread may run (knob-cpus.c). */
+extern const KnobRow knob_row_cpus;
 
 /* Room for any one knob's persisted value. */
-#define KNOB_PERSIST_MAX 64
+#define KNOB_PERSIST_MAX 80 /* a CPU mask in hex: "x" and 64 digits */
 
 /* " <prefix>.<name>=<value>" for every knob with something to keep, into
  * buf: the length, or -ENOBUFS. */

@@ -15,6 +15,7 @@ typedef enum Knob {
         KNOB_IOPRIO,
         KNOB_TIMER_SLACK,
         KNOB_GROUP,       /* the cpu cgroup the thread competes in: qosd's group for its class */
+        KNOB_CPUS,        /* the CPUs it may run on: background on the efficient ones (cpu-kinds.h) */
         _KNOB_MAX,
 } Knob;
 

@@ -166,22 +166,20 @@ int task_apply_attr_from(pid_t tid, const TaskAttr *before, const TaskAttr *want
 }
 
 int task_apply_class(pid_t tid, QClass c, ApplyResult *ret) {
-        TaskAttr want;
+        TaskAttr want, before;
 
         if (!qclass_is_valid(c))
                 return -EINVAL;
-        class_target_attr(c, kernel_caps(), &want);
-        if (kernel_caps()->privileged)
-                return task_apply_attr(tid, &want, KNOBS_ALL, ret);
-
-        /* Without privilege the kernel will not clear reset-on-fork; aim
-         * for what can be reached so that a demotion is not reported as a
-         * refused promotion. */
-        TaskAttr before;
         int r = task_attr_read(tid, &before);
         if (r < 0)
                 return r;
-        task_attr_unprivileged_target(&before, &want);
+        class_target_attr(c, kernel_caps(), &want);
+        task_attr_place(&want, &before, kernel_caps(), NULL);
+        /* Without privilege the kernel will not clear reset-on-fork; aim
+         * for what can be reached so that a demotion is not reported as a
+         * refused promotion. */
+        if (!kernel_caps()->privileged)
+                task_attr_unprivileged_target(&before, &want);
         return task_apply_attr_from(tid, &before, &want, KNOBS_ALL, ret);
 }
 

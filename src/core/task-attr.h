@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/cpu-mask.h"
 #include "core/knob.h"
 #include "core/qclass.h"
 
@@ -22,6 +23,10 @@ typedef struct TaskAttr {
         uint64_t timer_slack_ns;
         QClass group;           /* the class whose qosd group (group.h) it is in; UNSPECIFIED: none */
         bool group_foreign;     /* in a cgroup another manager owns: seen, never changed, not compared */
+        /* Its affinity. Empty: not read, or not to be changed (equal to
+         * any). A class's target names all present CPUs or the efficient
+         * ones, until task_attr_place() makes it this thread's. */
+        CpuMask cpus;
 } TaskAttr;
 
 /* What a TaskAttr holds for a knob that was not read (the kernel lacks it,
@@ -49,6 +54,15 @@ int task_attr_read_knobs(pid_t tid, unsigned mask, TaskAttr *ret);
 
 /* Bit mask of knobs on which a and b differ (only knobs in `mask`). */
 unsigned task_attr_diff(const TaskAttr *a, const TaskAttr *b, unsigned mask);
+
+/* Make a class's CPUs (want->cpus, from class_target_attr()) this
+ * thread's, from the CPUs it had before qosd (orig->cpus), so that qosd
+ * never widens what someone else narrowed: all present CPUs become orig's;
+ * the efficient ones become those among orig's, or orig's alone when none
+ * of them is efficient (*ret_none_efficient set: the thread stays where it
+ * may run, and the caller says so). An unknown orig leaves the CPUs
+ * alone. */
+void task_attr_place(TaskAttr *want, const TaskAttr *orig, const KernelCaps *caps, bool *ret_none_efficient);
 
 /* True for SCHED_FIFO, SCHED_RR, SCHED_DEADLINE: qosd never touches those. */
 bool task_attr_is_realtime(const TaskAttr *a);

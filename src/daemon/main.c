@@ -18,6 +18,7 @@
 #include "focus/focus.h"
 #include "groups/groups.h"
 #include "groups/units.h"
+#include "config/cpu-kinds-conf.h"
 #include "core/kernel-caps.h"
 #include "core/log.h"
 #include "core/macro.h"
@@ -352,6 +353,18 @@ static void teardown(Manager *m) {
         settings_done(&m->settings);
 }
 
+/* Which CPUs background may be confined to: read once, at start. */
+static void use_cpu_kinds(const Manager *m) {
+        CpuKinds k;
+        const char *bad = NULL;
+        char buf[512];
+        if (cpu_kinds_from_settings("/sys", &m->settings, &k, &bad) < 0)
+                log_warning("%s: %s= names no CPU of this machine, or overlaps the other list; the kernel's word "
+                            "stands", m->settings_path, bad);
+        log_info("cpus: %s (%s)", cpu_kinds_describe(&k, buf, sizeof buf), k.why);
+        kernel_caps_use_cpu_kinds(&k);
+}
+
 int main(int argc, char **argv) {
         Manager m = { .state.fd = -1, .loans_state.fd = -1 }; /* not open yet */
         Options o;
@@ -396,6 +409,7 @@ int main(int argc, char **argv) {
                             "(it needs CAP_SETUID and CAP_SETGID, and no supplementary groups)");
         }
 
+        use_cpu_kinds(&m);
         const KernelCaps *caps = kernel_caps();
         for (Knob k = 0; k < _KNOB_MAX; k++)
                 if (!caps->supported[k])

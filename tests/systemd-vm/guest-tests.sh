@@ -163,6 +163,51 @@ for unit in app-flatpak-org.example.QosApp-71 app-gnome-org.example.QosApp-72; d
 done
 rm -f "$RULES/qosapp.conf"
 
+# --- (h) placement: background on the efficient CPUs (EfficientCPUs=) ---
+allowed() { awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/$1/status"; }
+allowed_is() { [ "$(allowed "$1")" = "$2" ]; }
+ran_only_on() { # pid list: where a busy process ran, 20 samples (stat field 39)
+        local c i
+        for ((i = 0; i < 20; i++)); do
+                c=$(awk '{ print $39 }' "/proc/$1/stat")
+                case ",$2," in *",$c,"*) ;; *) return 1 ;; esac
+                sleep 0.05
+        done
+}
+ncpu=$(nproc --all)
+if [ "$ncpu" -ge 4 ]; then
+        all=0-$((ncpu - 1)) eff=$((ncpu - 2))-$((ncpu - 1)) effs=$((ncpu - 2)),$((ncpu - 1))
+        cp /etc/qos/qosd.conf /etc/qos/qosd.conf.orig
+        printf '\n[Daemon]\nEfficientCPUs=%s\n' "$eff" >>/etc/qos/qosd.conf
+        systemctl restart qosd
+        check "qosd names the CPUs" wait_until journal_has "cpus: performance 0-$((ncpu - 3)), efficient $eff (qosd.conf"
+        start_app app-hog6 /usr/local/bin/qos-hog
+        p=$(procs_of "$(scope_dir app-hog6)" | head -n 1)
+        check "a background app (its rule) may run only on CPUs $eff" wait_until allowed_is "$p" "$eff"
+        check "and ran only there while busy" ran_only_on "$p" "$effs"
+        start_app app-plain6 /bin/sleep 300
+        q=$(procs_of "$(scope_dir app-plain6)" | head -n 1)
+        check "an app no rule names keeps every CPU" allowed_is "$q" "$all"
+        start_app app-narrow6 taskset -c "$((ncpu - 1))" /usr/local/bin/qos-hog
+        n=$(procs_of "$(scope_dir app-narrow6)" | head -n 1)
+        check "a taskset-narrowed background app keeps its narrower mask" \
+                wait_until eval "is_sched_idle $n && allowed_is $n $((ncpu - 1))"
+        as_user sh -c 'qosctl run -c background sleep 300 </dev/null >/dev/null 2>&1 &'
+        wait_until pgrep -u $USER_NAME -x sleep -n >/dev/null
+        s=$(pgrep -u $USER_NAME -n -x sleep)
+        check "qosctl run -c background as a user: its command on CPUs $eff" wait_until allowed_is "$s" "$eff"
+        systemctl stop qosd
+        check "stopping qosd restores the background app's CPUs" allowed_is "$p" "$all"
+        check "and leaves the narrowed one as it was" allowed_is "$n" "$((ncpu - 1))"
+        kill "$s" "$q"
+        kill_scope app-hog6
+        kill_scope app-narrow6
+        mv /etc/qos/qosd.conf.orig /etc/qos/qosd.conf
+        systemctl start qosd
+else
+        skip "placement needs 4 CPUs or more (QOS_VM_CPUS=4), not $ncpu"
+fi
+
 systemctl stop qosd
 check "qosd stopped cleanly" [ "$(systemctl show -p Result --value qosd)" = success ]
 journalctl -u qosd -b --no-pager -o cat | sed 's/^/# qosd: /' | tail -n 40

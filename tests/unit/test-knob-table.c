@@ -29,6 +29,7 @@ static const struct {
         { KNOB_IOPRIO, "24576" },
         { KNOB_TIMER_SLACK, "10000000" },
         { KNOB_GROUP, "background" },
+        { KNOB_CPUS, "2-3,6" },
 };
 
 static const char *sample(Knob k) {
@@ -91,7 +92,11 @@ static void test_persist_round_trip(void **state) {
                 print_message("%s=%s\n", row->name, sample(k));
                 assert_non_null(sample(k)); /* a new knob: add its sample above */
                 assert_int_equal(row->persist_parse(sample(k), &a), 0);
-                assert_int_equal(task_attr_diff(&neutral, &a, KNOBS_ALL), KNOB_BIT(k));
+                /* Unknown CPUs (neutral) are equal to any: compared as text. */
+                if (k == KNOB_CPUS)
+                        assert_true(cpu_mask_count(&a.cpus) == 3 && cpu_mask_is_empty(&neutral.cpus));
+                else
+                        assert_int_equal(task_attr_diff(&neutral, &a, KNOBS_ALL), KNOB_BIT(k));
                 assert_true(row->persist_format(&a, buf, sizeof buf) > 0);
                 assert_string_equal(buf, sample(k));
                 assert_int_equal(row->persist_parse(buf, &b), 0);
@@ -137,6 +142,18 @@ static void test_persist_extremes(void **state) {
         assert_int_equal(knob_persist_parse_field("nice", "-2147483649", &b, &k), -EINVAL);
         assert_int_equal(knob_persist_parse_field("ramp-up", "100", &b, &k), -ENOENT);
         assert_int_equal(knob_persist_parse_field("colour", "blue", &b, &k), -ENOENT);
+
+        /* Every other CPU of 256: too long as a list, kept in hex. */
+        TaskAttr c = TASK_ATTR_NEUTRAL, d = TASK_ATTR_NEUTRAL;
+        char v[KNOB_PERSIST_MAX];
+        for (unsigned cpu = 0; cpu < CPU_MASK_MAX; cpu += 2)
+                cpu_mask_set(&c.cpus, cpu);
+        assert_true(knob_row(KNOB_CPUS)->persist_format(&c, v, sizeof v) > 0);
+        assert_string_equal(v, "x5555555555555555555555555555555555555555555555555555555555555555");
+        assert_int_equal(knob_persist_parse_field("cpus", v, &d, &k), 0);
+        assert_true(cpu_mask_equal(&c.cpus, &d.cpus));
+        assert_int_equal(knob_persist_parse_field("cpus", "x55", &d, &k), -EINVAL);
+        assert_int_equal(knob_persist_parse_field("cpus", "300", &d, &k), -EINVAL);
 }
 
 static void test_parse_numbers(void **state) {

@@ -32,6 +32,7 @@ int control_request_pinned(Manager *m, const TaskRef *ref, const TaskAttr *base,
         } else if (e->state == TASK_FOREIGN)
                 e->orig = *base; /* what someone else set is what to go back to */
         class_target_attr_relpri(c, relpri, caps, &want);
+        task_attr_place(&want, &e->orig, caps, NULL);
         e->class = c;
         e->held = false; /* a request's own hold is wanted above class */
         e->state = TASK_REQUESTED;

@@ -183,6 +183,9 @@ static int apply(Manager *m, const ProcessRecord *p, const TaskRef *ref, TaskEnt
         control_note_result(m, e, &v->want, &res);
         log_debug("thread %d (%s, process %d): %s from %s", (int) tid, comm, (int) p->pid,
                   qclass_to_string(v->rule.class), origin);
+        if (v->none_efficient)
+                log_info("thread %d (%s, process %d): none of the CPUs it may run on is efficient; "
+                         "it stays where it was", (int) tid, comm, (int) p->pid);
         return 0;
 }
 
@@ -206,8 +209,10 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
                 e = take_recovered(m, &ref, p->pid, &cur); /* the previous run (killed) changed it? */
 
         ThreadFacts f = facts_of(m, p, tid, comm);
+        TaskAttr orig = e ? e->orig : original_of(m, creator, &cur);
         f.now = &cur;
         f.entry = e;
+        f.orig = &orig;
         r = decide(&f, &v);
         if (r < 0)
                 return log_error_errno(r, "matching thread %d failed: %m", (int) tid);

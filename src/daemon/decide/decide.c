@@ -95,6 +95,8 @@ int decide(const ThreadFacts *f, Verdict *ret) {
         else {
                 v.reclaim = v.newly_foreign || (e && e->state == TASK_FOREIGN);
                 class_target_attr(v.rule.class, f->caps, &v.want);
+                /* Within the CPUs it had before qosd: never wider. */
+                task_attr_place(&v.want, f->orig ?: e ? &e->orig : f->now, f->caps, &v.none_efficient);
                 /* Already right (a rescan, a reload with the same verdict, or
                  * recovery after a crash): no system call. */
                 bool same = e && e->class == v.rule.class &&

@@ -33,6 +33,10 @@ typedef struct ThreadFacts {
                                          * no class from the rules, user-initiated */
         const TaskAttr *now;            /* its settings without loans (override_base_view), or NULL */
         const TaskEntry *entry;         /* qosd's record of this very task, or NULL */
+        /* What qosd keeps as its original (entry's, or for a new task its
+         * creator's, whose values it inherited), or NULL for now's: the
+         * CPUs a class places it on are among these. */
+        const TaskAttr *orig;
         ForeignPolicy on_foreign;
         const KernelCaps *caps;
 } ThreadFacts;
@@ -55,6 +59,7 @@ typedef struct Verdict {
         bool reclaim;           /* ACTION_APPLY on a thread someone else changed (ForeignChange=reapply) */
         bool newly_foreign;     /* with reclaim: the change is new, say so before taking it back */
         TaskAttr want;          /* ACTION_APPLY and ACTION_UNCHANGED: the class's settings */
+        bool none_efficient;    /* its class runs on efficient CPUs, but none it may use is one */
 } Verdict;
 
 /* The rules' decision alone (no thread state needed): what explain shows

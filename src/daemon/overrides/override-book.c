@@ -33,8 +33,11 @@ int owner_apply_result(Owner *o, ApplyResult *ret) {
         ApplyResult local, *res = ret ?: &local;
         int r = task_ref_alive(&o->ref);
         if (r >= 0) {
-                if (c != QCLASS_UNSPECIFIED)
+                if (c != QCLASS_UNSPECIFIED) {
                         class_target_attr(c, kernel_caps(), &want);
+                        /* The CPUs stay the owner's own: a loan moves no thread. */
+                        want.cpus = o->base.cpus;
+                }
                 owner_log(o, &want);
                 r = task_ref_apply(&o->ref, &want, KNOBS_ALL, res);
         }
