@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Creating, filling and removing qosd's groups: the only writes to cgroupfs. */
 #include <errno.h>
-#include <sched.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include "core/kernel-caps.h"
 #include "core/log.h"
 #include "core/macro.h"
+#include "core/sched-syscall.h"
 
 #define GROUP_PATH_MAX (CGROUP_MOUNT_MAX + 128)
 #define RT_PERIOD_US 1000000 /* v1's default cpu.rt_period_us */
@@ -312,15 +312,6 @@ int group_recover(GroupKeepFn keep, void *userdata) {
         return moved;
 }
 
-/* SCHED_FIFO at the lowest priority for the calling thread, then back. */
-static int try_realtime(void) {
-        struct sched_param rt = { .sched_priority = 1 }, other = {};
-        if (sched_setscheduler(0, SCHED_FIFO, &rt) < 0)
-                return negative_errno();
-        (void) sched_setscheduler(0, SCHED_OTHER, &other);
-        return 0;
-}
-
 /* Put the calling thread into class c's group, ask for real-time, and
  * take it back to the root. *made: the group was made for this. */
 static int probe_one(const CgroupCaps *cg, QClass c, bool *made) {
@@ -332,7 +323,7 @@ static int probe_one(const CgroupCaps *cg, QClass c, bool *made) {
         snprintf(self, sizeof self, "%d", (int) gettid());
         r = attr_write(dir, threads_file_in(cg), self);
         if (r >= 0) {
-                r = try_realtime();
+                r = sys_try_realtime_self();
                 r = r == -EPERM ? 0 : r < 0 ? r : 1;
                 (void) attr_write(cg->mount, threads_file_in(cg), self);
         }

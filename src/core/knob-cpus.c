@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,13 +12,14 @@
 #include "core/kernel-caps.h"
 #include "core/knob-table.h"
 #include "core/macro.h"
+#include "core/sched-syscall.h"
 #include "core/task-attr.h"
 
 static void probe_cpus(KernelCaps *caps) {
-        cpu_set_t set;
+        CpuMask mine;
         long configured = sysconf(_SC_NPROCESSORS_CONF);
         bool ok = caps->cpu_kinds_known && cpu_kinds_hybrid(&caps->cpu_kinds) && configured > 0 &&
-                  configured <= CPU_MASK_MAX && sched_getaffinity(0, sizeof set, &set) == 0;
+                  configured <= CPU_MASK_MAX && sys_affinity_get(0, &mine) == 0;
         caps->supported[KNOB_CPUS] = ok;
         caps->error[KNOB_CPUS] = ok ? 0 : -EOPNOTSUPP;
 }
@@ -33,18 +33,11 @@ static const char *cpus_reason(const KernelCaps *caps) {
 }
 
 static int cpus_read(pid_t tid, const KernelCaps *caps, TaskAttr *a) {
-        cpu_set_t set;
-        a->cpus = (CpuMask) {};
-        if (sched_getaffinity(tid, sizeof set, &set) < 0)
-                return errno == ESRCH ? -ESRCH : 0; /* unreadable: unknown, never changed */
-        for (unsigned c = 0; c < CPU_SETSIZE; c++)
-                if (CPU_ISSET(c, &set)) {
-                        if (c >= CPU_MASK_MAX) {
-                                a->cpus = (CpuMask) {};
-                                return 0;
-                        }
-                        cpu_mask_set(&a->cpus, c);
-                }
+        int r = sys_affinity_get(tid, &a->cpus);
+        if (r == -ESRCH)
+                return r;
+        if (r < 0)
+                a->cpus = (CpuMask) {}; /* unreadable: unknown, never changed */
         return 0;
 }
 
@@ -58,14 +51,7 @@ static void cpus_copy(TaskAttr *to, const TaskAttr *from) {
 }
 
 static int cpus_apply(pid_t tid, const TaskAttr *cur, const TaskAttr *want) {
-        cpu_set_t set;
-        if (cpu_mask_is_empty(&want->cpus))
-                return 0;
-        CPU_ZERO(&set);
-        for (unsigned c = 0; c < CPU_MASK_MAX; c++)
-                if (cpu_mask_test(&want->cpus, c))
-                        CPU_SET(c, &set);
-        return sched_setaffinity(tid, sizeof set, &set) < 0 ? negative_errno() : 0;
+        return cpu_mask_is_empty(&want->cpus) ? 0 : sys_affinity_set(tid, &want->cpus);
 }
 
 static void cpus_format(const TaskAttr *a, char *buf, size_t size) {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -95,5 +96,37 @@ int sys_timer_slack_set(pid_t tid, uint64_t ns) {
         len = snprintf(line, sizeof line, "%" PRIu64, ns);
         if (write(fd, line, (size_t) len) != len)
                 return negative_errno();
+        return 0;
+}
+
+int sys_affinity_get(pid_t tid, CpuMask *ret) {
+        cpu_set_t set;
+        CpuMask m = {};
+        if (sched_getaffinity(tid, sizeof set, &set) < 0)
+                return negative_errno();
+        for (unsigned c = 0; c < CPU_SETSIZE; c++)
+                if (CPU_ISSET(c, &set)) {
+                        if (c >= CPU_MASK_MAX)
+                                return -ERANGE;
+                        cpu_mask_set(&m, c);
+                }
+        *ret = m;
+        return 0;
+}
+
+int sys_affinity_set(pid_t tid, const CpuMask *m) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        for (unsigned c = 0; c < CPU_MASK_MAX; c++)
+                if (cpu_mask_test(m, c))
+                        CPU_SET(c, &set);
+        return sched_setaffinity(tid, sizeof set, &set) < 0 ? negative_errno() : 0;
+}
+
+int sys_try_realtime_self(void) {
+        struct sched_param rt = { .sched_priority = 1 }, other = {};
+        if (sched_setscheduler(0, SCHED_FIFO, &rt) < 0)
+                return negative_errno();
+        (void) sched_setscheduler(0, SCHED_OTHER, &other);
         return 0;
 }

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/cpu-mask.h"
+
 #ifndef SCHED_FLAG_RESET_ON_FORK
 #define SCHED_FLAG_RESET_ON_FORK 0x01
 #endif
@@ -63,3 +65,12 @@ int sys_ioprio_set(pid_t tid, int ioprio);
  * others (which needs CAP_SYS_NICE). */
 int sys_timer_slack_get(pid_t tid, uint64_t *ret_ns);
 int sys_timer_slack_set(pid_t tid, uint64_t ns);
+
+/* The CPUs a thread may run on. -ERANGE when it may run on a CPU beyond
+ * CPU_MASK_MAX (a mask qosd could not restore). */
+int sys_affinity_get(pid_t tid, CpuMask *ret);
+int sys_affinity_set(pid_t tid, const CpuMask *m);
+
+/* SCHED_FIFO at the lowest priority for the calling thread, and back to
+ * SCHED_OTHER: whether real-time is allowed where it is (group.h). */
+int sys_try_realtime_self(void);
