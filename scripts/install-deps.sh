@@ -19,7 +19,7 @@ declare -A groups=(
                  dbus-daemon systemd util-linux passwd procps"
         [test]="libcmocka-dev libexpat1-dev clang libclang-rt-14-dev gstreamer1.0-tools gstreamer1.0-plugins-base
                 xvfb openbox xdotool x11-utils nodejs gjs tmux bash-completion firefox-esr bubblewrap gamemode
-                pipewire pipewire-bin wireplumber"
+                pipewire pipewire-bin wireplumber python3-dbusmock"
         [kernels]="qemu-system-x86 busybox-static dpkg"
         [vm]="mmdebstrap qemu-system-x86 e2fsprogs"
         [deb]="debhelper dpkg-dev fakeroot lintian"

@@ -136,10 +136,55 @@ static const ClassKnobs class_table[_QCLASS_MAX] = {
         },
 };
 
+/* The table in force: class_table with the power mode's changes. */
+static ClassKnobs table_now[_QCLASS_MAX];
+static PowerMode power_now = POWER_BALANCED;
+static bool table_made;
+
+/* The power modes (power-profiles-daemon's profile, and the battery):
+ * saver: background's timers coalesce 5x more (50 ms of slack, fewer
+ *   wake-ups of an idle core), and utility is clamped to half the CPU's
+ *   capacity where uclamp exists, so that the frequency governor does not
+ *   run a core flat out for work nobody watches. The slices stay: with
+ *   policy and nice they are how a thread's class is recognized, also by
+ *   qosctl and the preload, which know no mode.
+ * performance: background may use every CPU.
+ * balanced: the table as it stands. */
+static void make_table(PowerMode p) {
+        memcpy(table_now, class_table, sizeof table_now);
+        if (p == POWER_SAVER) {
+                table_now[QCLASS_BACKGROUND].timer_slack_ns = MS(50);
+                table_now[QCLASS_UTILITY].uclamp_max = 512;
+        } else if (p == POWER_PERFORMANCE)
+                table_now[QCLASS_BACKGROUND].efficient_cpus = false;
+        power_now = p;
+        table_made = true;
+}
+
+void class_table_set_power(PowerMode p) {
+        if (p >= 0 && p < _POWER_MAX)
+                make_table(p);
+}
+
+PowerMode class_table_power(void) {
+        return power_now;
+}
+
+const char *power_mode_to_string(PowerMode p) {
+        static const char *const names[_POWER_MAX] = {
+                [POWER_BALANCED] = "balanced",
+                [POWER_SAVER] = "power-saver",
+                [POWER_PERFORMANCE] = "performance",
+        };
+        return p >= 0 && p < _POWER_MAX ? names[p] : "?";
+}
+
 const ClassKnobs *class_knobs(QClass c) {
         if (!qclass_is_valid(c))
                 return NULL;
-        return &class_table[c];
+        if (!table_made)
+                make_table(POWER_BALANCED);
+        return &table_now[c];
 }
 
 bool class_has_group(QClass c) {
@@ -148,7 +193,7 @@ bool class_has_group(QClass c) {
 }
 
 void class_target_attr(QClass c, const KernelCaps *caps, TaskAttr *ret) {
-        const ClassKnobs *k = class_knobs(c) ?: &class_table[QCLASS_DEFAULT];
+        const ClassKnobs *k = class_knobs(c) ?: class_knobs(QCLASS_DEFAULT);
 
         *ret = (TaskAttr) {
                 .policy = k->policy,

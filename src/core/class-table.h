@@ -28,6 +28,19 @@ typedef struct ClassKnobs {
         bool efficient_cpus;      /* placed on the efficient CPUs of a hybrid machine (cpu-kinds.h) */
 } ClassKnobs;
 
+/* The power mode the table is for (qosd follows power-profiles-daemon and
+ * the battery; class-table.c says what each changes). */
+typedef enum PowerMode {
+        POWER_BALANCED,
+        POWER_SAVER,            /* power-saver, or on battery */
+        POWER_PERFORMANCE,
+        _POWER_MAX,
+} PowerMode;
+
+void class_table_set_power(PowerMode p);
+PowerMode class_table_power(void);
+const char *power_mode_to_string(PowerMode p);
+
 /* The knobs of a valid class; NULL for QCLASS_UNSPECIFIED or out of range. */
 const ClassKnobs *class_knobs(QClass c);
 

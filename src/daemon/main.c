@@ -19,6 +19,7 @@
 #include "groups/groups.h"
 #include "groups/units.h"
 #include "config/cpu-kinds-conf.h"
+#include "power/power.h"
 #include "core/kernel-caps.h"
 #include "core/log.h"
 #include "core/macro.h"
@@ -336,6 +337,7 @@ static void teardown(Manager *m) {
         state_file_remove(&m->loans_state); /* every loan ended, every owner restored */
         bus_link_stop(m);
         focus_free(m);
+        power_free(m);
         reload_free(m);
         event_source_free(m->source);
         sd_event_source_disable_unref(m->rescan_timer);

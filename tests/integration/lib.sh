@@ -217,13 +217,14 @@ class_view() { # class [view]
 # Debian's system.conf plus qosd's shipped policy file. Exports
 # DBUS_SYSTEM_BUS_ADDRESS so that qosd and qosctl use it. DBUS_LOG: a file
 # for the bus's own messages (one per call its policy rejects) instead of
-# the test's stderr.
+# the test's stderr. DBUS_EXTRA_POLICY: a policy file of the test's own.
 start_dbus() {
         local dir="$TEST_TMP/dbus" i
         : "${QOS_SOURCE_ROOT:?}"
         mkdir -p "$dir"
         chmod 755 "$dir"
         sed -e "s|@SOCKET@|$dir/socket|" -e "s|@POLICY@|$QOS_SOURCE_ROOT/data/org.qosd.QoS1.conf|" \
+                -e "s|@EXTRA@|${DBUS_EXTRA_POLICY:-$dir/no-extra-policy.conf}|" \
                 "$QOS_SOURCE_ROOT/tests/data/test-bus.conf.in" >"$dir/bus.conf"
         if [ -n "${DBUS_LOG:-}" ]; then
                 dbus-daemon --config-file="$dir/bus.conf" --nofork --nopidfile --nosyslog 2>>"$DBUS_LOG" &

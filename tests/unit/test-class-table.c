@@ -131,6 +131,35 @@ static void test_group_in_target_not_identity(void **state) {
         assert_false(class_identity_knobs(&all_caps) & KNOB_BIT(KNOB_GROUP));
 }
 
+/* The power modes change what they say, and only that; a class is still
+ * recognized by the same knobs in every mode. */
+static void test_power_modes(void **state) {
+        ClassKnobs balanced[_QCLASS_MAX];
+        for (QClass c = QCLASS_UNSPECIFIED + 1; c < _QCLASS_MAX; c++)
+                balanced[c] = *class_knobs(c);
+        assert_true(balanced[QCLASS_BACKGROUND].efficient_cpus);
+
+        class_table_set_power(POWER_SAVER);
+        assert_int_equal(class_table_power(), POWER_SAVER);
+        assert_true(class_knobs(QCLASS_BACKGROUND)->timer_slack_ns > balanced[QCLASS_BACKGROUND].timer_slack_ns);
+        assert_int_equal(class_knobs(QCLASS_UTILITY)->uclamp_max, 512);
+        assert_true(class_knobs(QCLASS_BACKGROUND)->efficient_cpus);
+        for (QClass c = QCLASS_UNSPECIFIED + 1; c < _QCLASS_MAX; c++) {
+                assert_int_equal(class_knobs(c)->policy, balanced[c].policy);
+                assert_int_equal(class_knobs(c)->nice, balanced[c].nice);
+                assert_true(class_knobs(c)->slice_ns == balanced[c].slice_ns);
+        }
+
+        class_table_set_power(POWER_PERFORMANCE);
+        assert_false(class_knobs(QCLASS_BACKGROUND)->efficient_cpus);
+        assert_true(class_knobs(QCLASS_BACKGROUND)->timer_slack_ns == balanced[QCLASS_BACKGROUND].timer_slack_ns);
+
+        class_table_set_power(POWER_BALANCED);
+        for (QClass c = QCLASS_UNSPECIFIED + 1; c < _QCLASS_MAX; c++)
+                assert_memory_equal(class_knobs(c), &balanced[c], sizeof balanced[c]);
+        assert_string_equal(power_mode_to_string(POWER_SAVER), "power-saver");
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_utility_is_kernel_default),
@@ -143,6 +172,7 @@ int main(void) {
                 cmocka_unit_test(test_foreign_settings_are_custom),
                 cmocka_unit_test(test_group_fields),
                 cmocka_unit_test(test_group_in_target_not_identity),
+                cmocka_unit_test(test_power_modes),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,6 +26,7 @@
 #include "qos-config.h"
 #include "reload/reload.h"
 #include "groups/units.h"
+#include "power/power.h"
 #include "core/utf8-escape.h"
 
 /* Every string qosd puts on the bus goes through utf8_escape(): sd-bus
@@ -130,6 +131,8 @@ static int get_string(sd_bus *bus, const char *path, const char *iface, const ch
                 v = state_file_status(&m->state, units_buf, sizeof units_buf);
         else if (strcmp(prop, "SystemdUnits") == 0)
                 v = units_status(m, units_buf, sizeof units_buf);
+        else if (strcmp(prop, "Power") == 0)
+                v = power_describe(m, units_buf, sizeof units_buf);
         else if (strcmp(prop, "UserRules") == 0)
                 v = !m->settings.user_rules ? "off (UserRules=no)"
                     : m->user_rules_off     ? "off: qosd cannot read files as their user (needs CAP_SETUID and CAP_SETGID)"
@@ -236,6 +239,7 @@ static const sd_bus_vtable manager_vtable[] = {
         SD_BUS_PROPERTY("Profile", "s", get_string, 0, 0),
         SD_BUS_PROPERTY("UserRules", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("SystemdUnits", "s", get_string, 0, 0),
+        SD_BUS_PROPERTY("Power", "s", get_string, 0, 0),
         SD_BUS_PROPERTY("CrashRecovery", "s", get_string, 0, 0),
         SD_BUS_VTABLE_END,
 };
@@ -248,6 +252,8 @@ int dbus_manager_register(Manager *m) {
                 r = focus_bus_start(m);
         if (r >= 0)
                 r = broker_start(m);
+        if (r >= 0)
+                r = power_bus_start(m);
         if (r < 0)
                 return r;
         r = sd_bus_add_object_vtable(m->bus, NULL, QOS_BUS_PATH, QOS_BUS_INTERFACE, manager_vtable, m);

@@ -43,6 +43,7 @@ typedef struct Broker Broker;
 typedef struct Units Units;
 typedef struct Focus Focus;
 typedef struct Relayed Relayed;
+typedef struct Power Power;
 typedef struct BusLink BusLink;
 typedef struct BpfScheduler BpfScheduler;
 
@@ -63,6 +64,7 @@ struct Manager {
         Broker *broker;         /* SetThreadClass (broker.c) */
         Focus *focus;           /* the foreground gate and its sources (focus.h) */
         Relayed *relayed[2];    /* by RelayedKind: games, apps playing audio (relayed.h) */
+        Power *power;           /* the power profile in force (power.h) */
         GateMovedHook gate_moved;
         CallerBook callers;     /* the bus peers, for who calls (caller-identity.h) */
         sd_event_source *rescan_timer;  /* pending rescan after an event loss */
