@@ -20,7 +20,7 @@ static bool attr_equal(const TaskAttr *a, const TaskAttr *b) {
         return a->policy == b->policy && a->nice == b->nice && a->slice_ns == b->slice_ns &&
                a->reset_on_fork == b->reset_on_fork && a->uclamp_min == b->uclamp_min &&
                a->uclamp_max == b->uclamp_max && a->ioprio == b->ioprio &&
-               a->timer_slack_ns == b->timer_slack_ns && a->group == b->group;
+               a->timer_slack_ns == b->timer_slack_ns && a->group == b->group && cpu_mask_equal(&a->cpus, &b->cpus);
 }
 
 static void check_state(const uint8_t *data, size_t size) {
