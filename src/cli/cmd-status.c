@@ -16,7 +16,9 @@ static void help(void) {
         printf("Usage: qosctl status\n\n"
                "Show what qosd is doing: rules loaded, threads managed, events seen and\n"
                "lost (ENOBUFS), rescans, changes by others it respected, the last reload,\n"
-               "and which CPU scheduler the kernel runs (the fair class or a sched_ext one).\n");
+               "the power mode the classes follow, the games and apps playing audio it\n"
+               "knows, and which CPU scheduler the kernel runs (the fair class or a\n"
+               "sched_ext one).\n");
 }
 
 static int print_property(sd_bus_message *reply, const char *name) {
