@@ -23,8 +23,6 @@ typedef struct KernelCaps {
         CpuKinds cpu_kinds;             /* which CPUs are efficient: KNOB_CPUS's */
 } KernelCaps;
 
-/* Probed on first use, thread-safe, never fails (a failed probe marks the
- * knob unsupported with its error). */
 /* Before the first kernel_caps(): also find out whether qosd's groups can
  * hold real-time threads (group_rt_probe()), and leave them off if not.
  * For qosd, which moves threads into them, and qosctl classes, which says
@@ -39,6 +37,8 @@ void kernel_caps_probe_rt_groups(bool keep_groups);
  * theirs to do: the knob is unsupported. */
 void kernel_caps_use_cpu_kinds(const CpuKinds *k);
 
+/* Probed on first use, thread-safe, never fails (a failed probe marks the
+ * knob unsupported with its error). */
 const KernelCaps *kernel_caps(void);
 
 /* One-line reason for an unsupported knob, e.g. "not built into this kernel". */
