@@ -86,7 +86,16 @@ on_exit "kill $sl 2>/dev/null"
 wait_for grep -qx sleep "/proc/$sl/comm"
 wait_allowed "$sl" "$last" "qosctl run -c background"
 kill "$sl"
-ok "qosctl run -c background runs its command on the efficient CPU"
+user=qos-t-place
+make_user "$user"
+runuser -u "$user" -- env DBUS_SYSTEM_BUS_ADDRESS="$DBUS_SYSTEM_BUS_ADDRESS" \
+        "$(user_runnable "$QOSCTL")" run -c background sleep 30 &
+wait_for pgrep -u "$user" -x sleep || fail "the user's qosctl run did not start sleep"
+us=$(pgrep -u "$user" -x sleep)
+on_exit "kill $us 2>/dev/null"
+wait_allowed "$us" "$last" "qosctl run -c background as a user"
+kill "$us"
+ok "qosctl run -c background runs its command on the efficient CPU, for root and for a user"
 
 # SIGKILL leaves the masks; a restart keeps the originals; SIGTERM
 # restores every mask, the narrowed ones as they were.

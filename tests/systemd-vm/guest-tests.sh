@@ -192,9 +192,10 @@ if [ "$ncpu" -ge 4 ]; then
         n=$(procs_of "$(scope_dir app-narrow6)" | head -n 1)
         check "a taskset-narrowed background app keeps its narrower mask" \
                 wait_until eval "is_sched_idle $n && allowed_is $n $((ncpu - 1))"
-        as_user sh -c 'qosctl run -c background sleep 300 </dev/null >/dev/null 2>&1 &'
-        wait_until pgrep -u $USER_NAME -x sleep -n >/dev/null
-        s=$(pgrep -u $USER_NAME -n -x sleep)
+        cp /bin/sleep /usr/local/bin/qos-run-sleep # a name of its own: app-plain6 sleeps too
+        as_user sh -c 'qosctl run -c background qos-run-sleep 300 </dev/null >/dev/null 2>&1 &'
+        wait_until pgrep -u $USER_NAME -x qos-run-sleep >/dev/null
+        s=$(pgrep -u $USER_NAME -x qos-run-sleep)
         check "qosctl run -c background as a user: its command on CPUs $eff" wait_until allowed_is "$s" "$eff"
         systemctl stop qosd
         check "stopping qosd restores the background app's CPUs" allowed_is "$p" "$all"
