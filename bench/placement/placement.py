@@ -150,7 +150,8 @@ def main():
             qosd(variant)
             pids = hogs()
             time.sleep(3)
-            masks.setdefault(variant, set()).update(allowed(p) for p in pids)
+            now_allowed = set(allowed(p) for p in pids)
+            masks.setdefault(variant, set()).update(now_allowed)
             stop, on = threading.Event(), set()
             watcher = threading.Thread(target=seen_on, args=(pids, stop, on))
             watcher.start()
@@ -166,7 +167,7 @@ def main():
             ratio.setdefault(variant, []).append(rate / base if base else 0)
             seen.setdefault(variant, set()).update(on)
             print(f"# round {r + 1}: {variant:9s} frame p99 {p99(f):6.2f} ms  hogs {rate:7.1f} ticks/s  "
-                  f"allowed {','.join(sorted(set(allowed(p) for p in pids)))}  seen on {sorted(on)}", flush=True)
+                  f"allowed {' '.join(sorted(now_allowed))}  seen on {sorted(on)}", flush=True)
     floor = p99(frames["floor"])
     print()
     print(f"4 vCPUs, EfficientCPUs=2-3 in 'placed'; frame p99 over its idle floor ({floor:.2f} ms), frames "
