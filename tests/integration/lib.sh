@@ -374,6 +374,25 @@ qosd_status() { # name
         "$QOSCTL" status | awk -v n="$1" '$1 == n { print $2 }'
 }
 
+# The whole value of a qosctl status line ("1: 4242 (gamemode, uid 1000)").
+qosd_status_text() { # name
+        "$QOSCTL" status | awk -v n="$1" '$1 == n { $1 = ""; sub(/^ /, ""); print }'
+}
+
+status_is() { # name value
+        [ "$(qosd_status "$1")" = "$2" ]
+}
+
+# A session source's call (SetGames, SetAudio) from USER, who sits at no
+# seat and is not ForegroundUser=: refused, and told why.
+refused_at_no_seat() { # user method
+        local out
+        out=$(runuser -u "$1" -- env DBUS_SYSTEM_BUS_ADDRESS="$DBUS_SYSTEM_BUS_ADDRESS" dbus-send --system \
+                --print-reply --dest=org.qosd.QoS1 /org/qosd/QoS1 "org.qosd.QoS1.Manager.$2" array:int32:$$ 2>&1) &&
+                fail "$1's $2 was taken: $out"
+        assert_contains "$out" "no active session on a seat" "$1 is refused, and told why"
+}
+
 status_above() { # name value
         [ "$(qosd_status "$1")" -gt "$2" ]
 }

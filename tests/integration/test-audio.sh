@@ -74,7 +74,7 @@ on_exit "kill $! 2>/dev/null"
 wait_for grep -q "following the focus: PipeWire" "$TEST_TMP/focus.log" ||
         fail "qos-focus did not start: $(cat "$TEST_TMP/focus.log")"
 
-audio() { "$QOSCTL" status | awk '$1 == "Audio" { $1 = ""; sub(/^ /, ""); print }'; }
+audio() { qosd_status_text Audio; }
 
 as "$PLAYER" --playback --volume 0 "$sound" >"$TEST_TMP/player.log" 2>&1 &
 on_exit "pkill -u '$alice' -x qos-player 2>/dev/null"
@@ -94,16 +94,13 @@ node=$(as pw-link -o | awk -F: '$1 != "qos-null" && /output_F[LR]$/ { print $1; 
 for ch in FL FR; do
         as pw-link -d "$node:output_$ch" "qos-null:playback_$ch" || fail "cannot unlink $node:output_$ch: $(as pw-link -l)"
 done
-wait_for sh -c "[ \"\$('$QOSCTL' status | awk '\$1 == \"Audio\" { print \$2 }')\" = none ]" ||
+wait_for status_is Audio none ||
         fail "the idle stream still counts: Audio $(audio)"
 wait_view "$player" "$UT" "its stream idle: held at utility again"
 ok "when its stream stops, the app is held at utility again"
 
 # Another user cannot name apps: at no seat, not trusted.
-out=$(runuser -u "$bob" -- env DBUS_SYSTEM_BUS_ADDRESS="$DBUS_SYSTEM_BUS_ADDRESS" dbus-send --system \
-        --print-reply --dest=org.qosd.QoS1 /org/qosd/QoS1 org.qosd.QoS1.Manager.SetAudio array:int32:$$ 2>&1) &&
-        fail "bob's SetAudio was taken: $out"
-assert_contains "$out" "no active session on a seat" "bob is refused, and told why"
+refused_at_no_seat "$bob" SetAudio
 ok "another user's SetAudio is refused"
 
 # Linked again it plays; then PipeWire goes, and with it the list.
@@ -113,6 +110,6 @@ done
 wait_view "$player" "$UIN" "its stream runs again"
 pkill -u "$alice" -x wireplumber
 pkill -u "$alice" -x pipewire || fail "pipewire is not running"
-wait_for sh -c "[ \"\$('$QOSCTL' status | awk '\$1 == \"Audio\" { print \$2 }')\" = none ]" ||
+wait_for status_is Audio none ||
         fail "the list outlived PipeWire: Audio $(audio); qos-focus: $(tail -5 "$TEST_TMP/focus.log")"
 ok "when PipeWire goes, nothing counts as playing"

@@ -43,7 +43,7 @@ THREADS_BIN=$APP start_threads bgw utw
 bg=$(tid_of bgw)
 slack() { cat "/proc/$1/timerslack_ns"; }
 allowed() { awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/$1/status"; }
-power() { "$QOSCTL" status | awk '$1 == "Power" { $1 = ""; sub(/^ /, ""); print }'; }
+power() { qosd_status_text Power; }
 mock() { # template log
         "$py" -m dbusmock --system --template "$1" >"$TEST_TMP/$1.log" 2>&1 &
         on_exit "kill $! 2>/dev/null"

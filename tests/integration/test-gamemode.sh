@@ -73,7 +73,7 @@ start_prog() { # user name exe [gamemoderun]
         TID=$(awk -v n="$2" '$2 == n { print $1 }' "$out")
         PID=$(awk '$1 == "Tgid:" { print $2 }' "/proc/$TID/status")
 }
-games() { "$QOSCTL" status | awk '$1 == "Games" { $1 = ""; sub(/^ /, ""); print }'; }
+games() { qosd_status_text Games; }
 
 start_prog "$alice" render-a "$GAME"
 wait_view "$TID" "$UT" "not a game, no source, alice at no seat: the rule's user-interactive held"
@@ -95,15 +95,12 @@ assert_contains "$("$QOSCTL" explain "$plain")" "a game gamemode runs (no rule n
 ok "a game no rule names gets user-initiated for its main thread"
 
 # Another user cannot name games: at no seat, not trusted.
-out=$(runuser -u "$bob" -- env DBUS_SYSTEM_BUS_ADDRESS="$DBUS_SYSTEM_BUS_ADDRESS" dbus-send --system \
-        --print-reply --dest=org.qosd.QoS1 /org/qosd/QoS1 org.qosd.QoS1.Manager.SetGames array:int32:$$ 2>&1) &&
-        fail "bob's SetGames was taken: $out"
-assert_contains "$out" "no active session on a seat" "bob is refused, and told why"
+refused_at_no_seat "$bob" SetGames
 ok "another user's SetGames is refused"
 
 # gamemoded goes: no game runs any more, the threads go back.
 pkill -u "$alice" -x gamemoded || fail "gamemoded is not running"
-wait_for sh -c "[ \"\$('$QOSCTL' status | awk '\$1 == \"Games\" { print \$2 }')\" = none ]" || fail "the games outlived gamemoded: $(games); qos-focus: $(tail -5 "$TEST_TMP/focus.log")"
+wait_for status_is Games none || fail "the games outlived gamemoded: $(games); qos-focus: $(tail -5 "$TEST_TMP/focus.log")"
 wait_view "$game_render" "$UT" "the game's render thread held again"
 wait_view "$plain" "$UT" "the rule-less game's main thread back to the default"
 ok "when gamemoded goes, the games leave the foreground and their threads go back"
