@@ -8,9 +8,6 @@
 
 #include "config/cpu-kinds-conf.h"
 #include "core/class-table.h"
-#include "core/cpu-kinds.h"
-#include "core/log.h"
-#include "core/macro.h"
 #include "cli/cli.h"
 #include "core/group.h"
 #include "core/kernel-caps.h"
