@@ -18,7 +18,9 @@
 
 #define GROUP_PATH_MAX (CGROUP_MOUNT_MAX + 128)
 #define RT_PERIOD_US 1000000 /* v1's default cpu.rt_period_us */
-#define RT_BUDGET_TRIES 10
+/* Up to 5 s: the kernel freed a removed group's budget after 50-100 ms
+ * here, and after up to 2 s between two tests' qosd. */
+#define RT_BUDGET_TRIES 250
 #define RT_BUDGET_WAIT_USEC (20 * 1000)
 
 static bool is_v1(void) {
@@ -111,8 +113,10 @@ static void set_rt_budget(const CgroupCaps *cg, const char *dir, const ClassKnob
                 return;
         int r = attr_set_u64(dir, "cpu.rt_runtime_us", (uint64_t) RT_PERIOD_US * k->group_rt_pct / 100);
         /* A group removed a moment ago (by a qosd that just stopped, say)
-         * holds its budget until the kernel frees it, some tens of ms
-         * later: a group made now waits that long for it. */
+         * holds its budget until the kernel frees it, tens to hundreds of
+         * ms later: a group made now waits that long for it. Else a qosd
+         * restarted at once would find its groups without budget and go
+         * without groups for its whole run. */
         for (int i = 0; fresh && r == -EINVAL && i < RT_BUDGET_TRIES; i++) {
                 (void) usleep(RT_BUDGET_WAIT_USEC);
                 r = attr_set_u64(dir, "cpu.rt_runtime_us", (uint64_t) RT_PERIOD_US * k->group_rt_pct / 100);
