@@ -9,6 +9,8 @@
  *   self / main                    qos_class_self() / qos_class_main() -> CLASS
  *   tid                            the calling thread's TID  -> TID
  *   spawn NAME                     a plain pthread_create() thread -> TID
+ *   spawn-from PARENT NAME         the same, created by thread PARENT (so it
+ *                                  starts with what PARENT has) -> TID
  *   tid-set NAME|TID CLASS RELPRI  qos_thread_set_class()    -> RESULT
  *   tid-get NAME|TID               qos_thread_get_class()    -> CLASS RELPRI | RESULT
  *   pthread-set NAME CLASS RELPRI  qos_pthread_set_class()   -> RESULT
@@ -43,6 +45,8 @@ typedef struct Worker {
         pthread_t thread;
         qos_class_t seen;       /* qos_class_self() as the thread's first act */
         sem_t started;
+        sem_t create;           /* posted: create `child` */
+        struct Worker *child;
 } Worker;
 
 static Worker workers[MAX_THREADS];
@@ -65,8 +69,10 @@ static void *worker_main(void *arg) {
         w->seen = qos_class_self();
         w->tid = gettid();
         sem_post(&w->started);
-        for (;;)
-                pause();
+        for (;;) {
+                if (sem_wait(&w->create) == 0)
+                        pthread_create(&w->child->thread, NULL, worker_main, w->child);
+        }
         return NULL;
 }
 
@@ -76,7 +82,20 @@ static Worker *worker_new(const char *name) {
         Worker *w = &workers[n_workers];
         snprintf(w->name, sizeof w->name, "%s", name);
         sem_init(&w->started, 0, 0);
+        sem_init(&w->create, 0, 0);
         return w;
+}
+
+/* A new worker w, created by parent (NULL: this thread); its TID. */
+static pid_t spawn(Worker *parent, Worker *w) {
+        if (parent) {
+                parent->child = w;
+                sem_post(&parent->create);
+        } else
+                pthread_create(&w->thread, NULL, worker_main, w);
+        sem_wait(&w->started);
+        n_workers++;
+        return w->tid;
 }
 
 static Worker *worker_find(const char *name) {
@@ -155,7 +174,7 @@ static void command(char *line) {
         char *argv[4], *save = NULL;
         int argc = 0, relpri = 0, r;
         qos_class_t c = QOS_CLASS_UNSPECIFIED;
-        Worker *w = NULL;
+        Worker *w = NULL, *child;
 
         for (char *t = strtok_r(line, " \t\n", &save); t && argc < 4; t = strtok_r(NULL, " \t\n", &save))
                 argv[argc++] = t;
@@ -181,12 +200,12 @@ static void command(char *line) {
                 printf("%s\n", class_name(qos_class_main()));
         else if (strcmp(op, "tid") == 0)
                 printf("%d\n", (int) gettid());
-        else if (strcmp(op, "spawn") == 0 && argc == 2 && !w && (w = worker_new(argv[1]))) {
-                pthread_create(&w->thread, NULL, worker_main, w);
-                sem_wait(&w->started);
-                n_workers++;
-                printf("%d\n", (int) w->tid);
-        } else if (strcmp(op, "tid-set") == 0 && parse_request(argv, argc, 2, &c, &relpri) == 0)
+        else if (strcmp(op, "spawn") == 0 && argc == 2 && !w && (w = worker_new(argv[1])))
+                printf("%d\n", (int) spawn(NULL, w));
+        else if (strcmp(op, "spawn-from") == 0 && argc == 3 && w && !worker_find(argv[2]) &&
+                 (child = worker_new(argv[2])))
+                printf("%d\n", (int) spawn(w, child));
+        else if (strcmp(op, "tid-set") == 0 && parse_request(argv, argc, 2, &c, &relpri) == 0)
                 printf("%s\n", result_name(qos_thread_set_class(target_tid(argv[1]), c, relpri)));
         else if (strcmp(op, "tid-get") == 0 && argc == 2) {
                 r = qos_thread_get_class(target_tid(argv[1]), &c, &relpri);

@@ -37,7 +37,7 @@ fail() {
         echo "FAIL: $TEST_NAME: $*" >&2
         if [ -n "${QOSD_LOG:-}" ] && [ -s "$QOSD_LOG" ]; then
                 echo "--- last lines of the qosd log:" >&2
-                tail -n 30 "$QOSD_LOG" >&2
+                tail -n "${QOS_LOG_LINES:-30}" "$QOSD_LOG" >&2
         fi
         exit 1
 }

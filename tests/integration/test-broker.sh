@@ -156,6 +156,20 @@ expect "self-set user-initiated 0" 0
 assert_eq "$(kernel_view "$MAIN")" "$UIN" "user-initiated is not gated"
 client_stop
 
+# A thread in a user class creates threads: the kernel resets their policy
+# and nice (reset-on-fork), qosd the I/O priority and timer slack they kept,
+# whichever thread created them (the kernel names only the process).
+client_start "$alice"
+ask "spawn w1"
+expect "tid-set w1 user-initiated 0" 0
+ask "spawn-from w1 w2"
+wait_view "$REPLY" "$UT" "a thread created by a user-initiated thread (not the main one)"
+expect "self-set user-initiated 0" 0
+ask "spawn w3"
+wait_view "$REPLY" "$UT" "a thread created by the user-initiated main thread"
+client_stop
+ok "threads created by a user-initiated thread start at utility, I/O priority and timer slack too"
+
 CLIENT_BIN=$CAPPED client_start "$alice"
 "$QOSCTL" foreground "$MAIN"
 expect "self-set user-interactive 0" held

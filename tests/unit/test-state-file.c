@@ -298,7 +298,7 @@ static void test_replay(void **state) {
  * reads nor writes it, says why, and takes it up again once it is sound. */
 static void test_refusals(void **state) {
         char dir[] = "/tmp/test-state-file.XXXXXX", path[64], other[64], buf[512];
-        TaskRegistry reg = { PID_MAP_INIT };
+        TaskRegistry reg = { PID_MAP_INIT, PID_MAP_INIT };
         StateFile sf;
         PidMap m;
         assert_non_null(mkdtemp(dir));

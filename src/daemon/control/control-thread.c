@@ -7,6 +7,7 @@
 #include "control/control-internal.h"
 #include "core/class-table.h"
 #include "core/kernel-caps.h"
+#include "core/knob-table.h"
 #include "core/log.h"
 #include "core/macro.h"
 #include "core/proc.h"
@@ -25,19 +26,66 @@ static bool group_only_inherited(const TaskAttr *cur) {
         return k && k->reset_on_fork && class_from_attr(cur, kernel_caps()) != cur->group;
 }
 
-/* When nothing else gives such a task a class, it goes where its creator
- * came from (the root if unknown), as its knobs did. */
-static void reset_inherited_group(const TaskRef *ref, const TaskAttr *cur, const TaskEntry *creator) {
-        TaskAttr want = *cur;
+/* What reset-on-fork leaves: the kernel resets policy, nice, slice and
+ * clamps in a new task, but the task keeps its creator's I/O priority,
+ * timer slack, CPUs and group. */
+#define KNOBS_KEPT_ACROSS_FORK \
+        (KNOB_BIT(KNOB_IOPRIO) | KNOB_BIT(KNOB_TIMER_SLACK) | KNOB_BIT(KNOB_CPUS) | KNOB_BIT(KNOB_GROUP))
+#define KNOBS_KEPT_PER_THREAD (KNOB_BIT(KNOB_IOPRIO) | KNOB_BIT(KNOB_TIMER_SLACK))
+
+/* The per-thread knobs in which a new task still carries the user class it
+ * was created in: those it shares with its creator's class where the
+ * creator is known to be in one. Else its I/O priority and timer slack
+ * when both are a user class's: a new thread's creator may be any thread
+ * of its process, which the kernel does not name. */
+static unsigned kept_of_user_class(const TaskAttr *cur, const TaskEntry *creator) {
+        const unsigned kept = KNOBS_KEPT_ACROSS_FORK & ~KNOB_BIT(KNOB_GROUP);
+
+        if (creator && creator->state != TASK_FOREIGN && creator->set.reset_on_fork)
+                return kept & ~task_attr_diff(cur, &creator->set, kept);
+        for (QClass c = 0; c < _QCLASS_MAX; c++) {
+                const ClassKnobs *k = class_knobs(c);
+                TaskAttr t;
+
+                if (!k || !k->reset_on_fork)
+                        continue;
+                class_target_attr(c, kernel_caps(), &t);
+                if (task_attr_diff(cur, &t, KNOBS_KEPT_PER_THREAD) == 0)
+                        return KNOBS_KEPT_PER_THREAD;
+        }
+        return 0;
+}
+
+/* When nothing else gives such a task a class, what it kept of a user
+ * class goes back to what its creator had before qosd (or has now, if
+ * qosd never changed it), as its scheduler knobs did; the group to where
+ * the creator came from (the root if unknown). */
+static void reset_inherited(const TaskRef *ref, const TaskAttr *cur, pid_t creator_tid, const TaskEntry *creator) {
+        bool known = creator && creator->state != TASK_FOREIGN;
+        TaskAttr want = *cur, before = *cur;
+        unsigned mask = 0, kept;
         ApplyResult res;
 
-        if (!group_only_inherited(cur))
+        if (group_only_inherited(cur)) {
+                want.group = known ? creator->orig.group : QCLASS_UNSPECIFIED;
+                mask |= KNOB_BIT(KNOB_GROUP);
+        }
+        kept = kept_of_user_class(cur, creator);
+        if (kept && known)
+                before = creator->orig;
+        else if (kept && (creator_tid <= 0 || task_attr_read_knobs(creator_tid, kept, &before) < 0))
+                kept = 0;
+        if (before.timer_slack_ns == 0) /* unknown: 0 would mean "as at its creation" */
+                kept &= ~KNOB_BIT(KNOB_TIMER_SLACK);
+        for (Knob k = 0; k < _KNOB_MAX; k++)
+                if (kept & KNOB_BIT(k))
+                        knob_row(k)->copy(&want, &before);
+        mask |= kept;
+        mask &= task_attr_diff(&want, cur, mask);
+        if (mask == 0)
                 return;
-        want.group = creator && creator->state != TASK_FOREIGN ? creator->orig.group : QCLASS_UNSPECIFIED;
-        if (want.group == cur->group)
-                return;
-        if (task_ref_apply(ref, &want, KNOB_BIT(KNOB_GROUP), &res) >= 0 && res.failed)
-                log_debug("thread %d: cannot leave its creator's group: %s", (int) ref->tid,
+        if (task_ref_apply(ref, &want, mask, &res) >= 0 && res.failed)
+                log_debug("thread %d: cannot give back what it kept of its creator's class: %s", (int) ref->tid,
                           strerror(-apply_result_error(&res)));
 }
 
@@ -224,7 +272,7 @@ int control_thread(Manager *m, const ProcessRecord *p, pid_t tid, pid_t creator)
         switch (v.action) {
         case ACTION_NONE:
                 if (!e)
-                        reset_inherited_group(&ref, &cur, creator_entry(m, creator));
+                        reset_inherited(&ref, &cur, creator, creator_entry(m, creator));
                 return 0;
         case ACTION_RESTORE:
                 return control_restore(m, e, "no rule matches any more");
@@ -282,7 +330,12 @@ int control_inherit(Manager *m, pid_t tid, pid_t tgid, pid_t creator) {
         TaskAttr cur;
         int r;
 
-        if (!c || c->state == TASK_FOREIGN)
+        /* Without a managed creator, a new thread of a process some of
+         * whose threads qosd manages may still have been created by one of
+         * them (the kernel names no creating thread): what it kept of a
+         * user class is given back. A process qosd manages nothing of
+         * costs no read. */
+        if (c ? c->state == TASK_FOREIGN : !registry_has_process(&m->tasks, tgid))
                 return 0;
         r = task_ref_open(tid, 0, &ref);
         if (r >= 0)
@@ -291,11 +344,15 @@ int control_inherit(Manager *m, pid_t tid, pid_t tgid, pid_t creator) {
                 m->counters.vanished++;
                 return 0;
         }
+        if (!c) {
+                reset_inherited(&ref, &cur, creator, NULL);
+                return 0;
+        }
         /* A creator with reset-on-fork (the user classes) hands down the
          * kernel defaults, not its class: nothing of qosd's to track, once
          * the task is out of its creator's group. */
         if (task_attr_diff(&cur, &c->set, class_identity_knobs(kernel_caps())) != 0) {
-                reset_inherited_group(&ref, &cur, c);
+                reset_inherited(&ref, &cur, creator, c);
                 return 0;
         }
         _cleanup_free_ char *origin = NULL;

@@ -29,16 +29,16 @@ static uint64_t rescan_delay(const Manager *m) {
 
 static void on_fork(Manager *m, const ProcEvent *ev) {
         if (ev->tid != ev->tgid) {
-                /* A new thread. Unmatched processes cost one lookup. The
-                 * event names the process's parent, not the creating
-                 * thread (a thread's real_parent is its process's), so the
-                 * main thread stands in for the creator. */
+                /* A new thread. A process no rule matched and none of
+                 * whose threads qosd manages (the broker's, the loans')
+                 * costs two lookups. The event names the process's parent,
+                 * not the creating thread (a thread's real_parent is its
+                 * process's), so the main thread stands in for the
+                 * creator. */
                 ProcessRecord *p = process_table_get_current(&m->procs, ev->tgid);
-                if (!p)
-                        return;
-                if (p->matched)
+                if (p && p->matched)
                         control_thread(m, p, ev->tid, ev->tgid);
-                else
+                else if (p || registry_has_process(&m->tasks, ev->tgid))
                         control_inherit(m, ev->tid, ev->tgid, ev->tgid);
                 return;
         }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,27 @@ static const char *const state_names[_TASK_STATE_MAX] = {
 
 const char *task_state_to_string(TaskState s) {
         return s < _TASK_STATE_MAX ? state_names[s] : "unknown";
+}
+
+static uintptr_t process_count(const TaskRegistry *r, pid_t tgid) {
+        return (uintptr_t) pid_map_get(&r->count_by_tgid, tgid);
+}
+
+static int process_count_add(TaskRegistry *r, pid_t tgid, int delta) {
+        uintptr_t n = process_count(r, tgid) + (uintptr_t) (intptr_t) delta;
+        if (n == 0) {
+                pid_map_remove(&r->count_by_tgid, tgid);
+                return 0;
+        }
+        return pid_map_put(&r->count_by_tgid, tgid, (void *) n);
+}
+
+/* Out of the map, and out of its process's count. */
+static TaskEntry *entry_take(TaskRegistry *r, pid_t tid) {
+        TaskEntry *e = pid_map_remove(&r->by_tid, tid);
+        if (e)
+                (void) process_count_add(r, e->tgid, -1);
+        return e;
 }
 
 static void entry_free(TaskEntry *e) {
@@ -38,9 +60,15 @@ int registry_add(TaskRegistry *r, pid_t tid, pid_t tgid, uint64_t start_time, Ta
         e->tid = tid;
         e->tgid = tgid;
         e->start_time = start_time;
-        entry_free(pid_map_remove(&r->by_tid, tid));
+        entry_free(entry_take(r, tid));
+        k = process_count_add(r, tgid, +1);
+        if (k < 0) {
+                free(e);
+                return k;
+        }
         k = pid_map_put(&r->by_tid, tid, e);
         if (k < 0) {
+                (void) process_count_add(r, tgid, -1);
                 free(e);
                 return k;
         }
@@ -49,7 +77,11 @@ int registry_add(TaskRegistry *r, pid_t tid, pid_t tgid, uint64_t start_time, Ta
 }
 
 void registry_remove(TaskRegistry *r, pid_t tid) {
-        entry_free(pid_map_remove(&r->by_tid, tid));
+        entry_free(entry_take(r, tid));
+}
+
+bool registry_has_process(const TaskRegistry *r, pid_t tgid) {
+        return process_count(r, tgid) > 0;
 }
 
 size_t registry_size(const TaskRegistry *r) {
@@ -62,6 +94,7 @@ void registry_clear(TaskRegistry *r) {
         while (pid_map_next(&r->by_tid, &i, NULL, &v))
                 entry_free(v);
         pid_map_clear(&r->by_tid);
+        pid_map_clear(&r->count_by_tgid);
 }
 
 static int replace_str(char **dst, const char *src) {

@@ -47,6 +47,9 @@ typedef struct TaskEntry {
 
 typedef struct TaskRegistry {
         PidMap by_tid;
+        /* How many entries each process has (tgid -> count as a pointer,
+         * never 0): a new thread in a process without any costs no read. */
+        PidMap count_by_tgid;
 } TaskRegistry;
 
 const char *task_state_to_string(TaskState s);
@@ -56,6 +59,8 @@ TaskEntry *registry_get(const TaskRegistry *r, pid_t tid);
 int registry_add(TaskRegistry *r, pid_t tid, pid_t tgid, uint64_t start_time, TaskEntry **ret);
 void registry_remove(TaskRegistry *r, pid_t tid);
 size_t registry_size(const TaskRegistry *r);
+/* Whether any thread of process tgid has an entry. */
+bool registry_has_process(const TaskRegistry *r, pid_t tgid);
 void registry_clear(TaskRegistry *r);
 /* origin_private: origin names a file in the owner's own rule directory. */
 int registry_set_origin(TaskEntry *e, const char *app, const char *origin, bool origin_private);
