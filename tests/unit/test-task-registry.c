@@ -31,6 +31,11 @@ static void test_process_count(void **state) {
         assert_true(registry_has_process(&r, 200));
         assert_int_equal(registry_size(&r), 1);
 
+        /* Recovered from the state file, its process not known: kept. */
+        assert_int_equal(registry_add(&r, 103, 0, 5, &e), 0);
+        assert_non_null(registry_get(&r, 103));
+        registry_remove(&r, 103);
+
         registry_clear(&r);
         assert_false(registry_has_process(&r, 200));
         (void) state;

@@ -22,7 +22,11 @@ static uintptr_t process_count(const TaskRegistry *r, pid_t tgid) {
         return (uintptr_t) pid_map_get(&r->count_by_tgid, tgid);
 }
 
+/* A task whose process is not known (0: an entry recovered from the state
+ * file) is counted nowhere. */
 static int process_count_add(TaskRegistry *r, pid_t tgid, int delta) {
+        if (tgid <= 0)
+                return 0;
         uintptr_t n = process_count(r, tgid) + (uintptr_t) (intptr_t) delta;
         if (n == 0) {
                 pid_map_remove(&r->count_by_tgid, tgid);
