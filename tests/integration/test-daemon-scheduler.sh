@@ -17,7 +17,7 @@ start_dbus
 
 CONF="$QOSD_ROOT/etc/qos/qosd.conf"
 conf() { # scheduler path sys-root-note
-        printf '[Daemon]\nUserRules=no\nScheduler=%s\nSchedulerPath=%s\n' "$1" "$2" >"$CONF"
+        printf '[Daemon]\nUserRules=no\nScheduler=%s\nSchedulerPath=%s\nEfficientCPUs=1\n' "$1" "$2" >"$CONF"
 }
 log_count() { grep -c -- "$1" "$QOSD_LOG" || true; }
 # SIGHUP, and wait until the rules are loaded again (the scheduler follows
@@ -44,6 +44,7 @@ cat >"$LOADER" <<EOF
 while read -r line; do
         case \$line in SigBlk:*) echo "\$line" >"$TEST_TMP/loader.sigblk" ;; esac
 done </proc/\$\$/status
+echo "\$*" >"$TEST_TMP/loader.args"
 echo \$\$ >"$TEST_TMP/loader.pid"
 trap 'echo "scx_qos: exit: unregistered from user space"; exit 0' TERM INT
 echo "scx_qos: loaded"
@@ -124,7 +125,10 @@ p1=$(loader_pid)
 [ -n "$p1" ] && kill -0 "$p1" || fail "no loader running"
 assert_eq "$(awk '{print $4}' "/proc/$p1/stat")" "$QOSD_PID" "the loader is qosd's child"
 assert_contains "$(cat "$TEST_TMP/loader.sigblk")" "0000000000000000" "the loader starts with no signal blocked"
-ok "started as qosd's child, no signal blocked, its output in the log"
+want_args="--efficient-cpus 1"
+[ "$(nproc)" -ge 2 ] || want_args="--efficient-cpus none" # EfficientCPUs=1 names no CPU here
+assert_eq "$(cat "$TEST_TMP/loader.args")" "$want_args" "the loader is told qosd's efficient CPUs"
+ok "started as qosd's child, no signal blocked, told the efficient CPUs, its output in the log"
 
 # Killed: restarted after a second, the exit logged.
 rm -f "$TEST_TMP/loader.pid"

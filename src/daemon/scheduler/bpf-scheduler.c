@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "core/backoff.h"
+#include "core/cpu-kinds.h"
+#include "core/kernel-caps.h"
 #include "scheduler/bpf-scheduler.h"
 #include "scheduler/loader-exec.h"
 #include "core/log.h"
@@ -237,7 +239,13 @@ static int start(BpfScheduler *b) {
                 log_error("Scheduler=qos: SchedulerPath=%s: %s; not running it", b->path, why);
                 return fd;
         }
-        r = loader_spawn(fd, b->path, &c);
+        /* The scheduler places by the same kinds of CPU as qosd. */
+        const KernelCaps *caps = kernel_caps();
+        char cpus[1100] = "none"; /* any list of CPU_MASK_MAX CPUs */
+        if (caps->cpu_kinds_known && cpu_kinds_hybrid(&caps->cpu_kinds))
+                cpu_mask_format(&caps->cpu_kinds.efficient, cpus, sizeof cpus);
+        const char *const args[] = { "--efficient-cpus", cpus, NULL };
+        r = loader_spawn(fd, b->path, caps->cpu_kinds_known ? args : NULL, &c);
         if (r < 0)
                 return log_error_errno(r, "Scheduler=qos: cannot start %s: %m", b->path);
         b->pid = c.pid;

@@ -35,7 +35,7 @@ int loader_open(const char *path, char *why, size_t why_size) {
 }
 
 /* Between fork and exec: async-signal-safe calls only. */
-_Noreturn static void child(int exec_fd, const char *path, int out, int err, pid_t parent) {
+_Noreturn static void child(int exec_fd, char *const *argv, int out, int err, pid_t parent) {
         sigset_t none;
         int null;
 
@@ -56,15 +56,23 @@ _Noreturn static void child(int exec_fd, const char *path, int out, int err, pid
         /* A script's interpreter opens it through /dev/fd/N, which must
          * survive the exec; an ELF loader just inherits an O_PATH fd. */
         (void) fcntl(exec_fd, F_SETFD, 0);
-        char *argv[] = { (char *) path, NULL };
         fexecve(exec_fd, argv, environ);
-        dprintf(STDERR_FILENO, "cannot execute %s: %m\n", path);
+        dprintf(STDERR_FILENO, "cannot execute %s: %m\n", argv[0]);
         _exit(127);
 }
 
-int loader_spawn(int exec_fd, const char *path, LoaderChild *ret) {
+int loader_spawn(int exec_fd, const char *path, const char *const *args, LoaderChild *ret) {
+        const char *argv[LOADER_ARGS_MAX + 2] = { path };
         int out[2], err[2];
         pid_t parent = getpid(), pid;
+        size_t n = 1;
+
+        /* Built before the fork: the child may only exec. */
+        for (; args && args[n - 1]; n++) {
+                if (n > LOADER_ARGS_MAX)
+                        return -E2BIG;
+                argv[n] = args[n - 1];
+        }
 
         if (pipe2(out, O_CLOEXEC) < 0)
                 return negative_errno();
@@ -76,7 +84,7 @@ int loader_spawn(int exec_fd, const char *path, LoaderChild *ret) {
         }
         pid = fork();
         if (pid == 0)
-                child(exec_fd, path, out[1], err[1], parent);
+                child(exec_fd, (char *const *) argv, out[1], err[1], parent);
         int r = pid < 0 ? negative_errno() : 0;
         close(out[1]);
         close(err[1]);

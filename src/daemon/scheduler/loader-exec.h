@@ -19,7 +19,9 @@ typedef struct LoaderChild {
         int out_fd, err_fd;     /* the read ends of its stdout and stderr, non-blocking */
 } LoaderChild;
 
-/* Fork and execute exec_fd (from loader_open) with argv[0] = path, stdin
+/* Fork and execute exec_fd (from loader_open) with argv[0] = path and
+ * then args (NULL-terminated, at most LOADER_ARGS_MAX; NULL: none), stdin
  * from /dev/null, stdout and stderr into pipes, no signal blocked, and
  * SIGTERM when qosd dies. */
-int loader_spawn(int exec_fd, const char *path, LoaderChild *ret);
+#define LOADER_ARGS_MAX 8
+int loader_spawn(int exec_fd, const char *path, const char *const *args, LoaderChild *ret);
