@@ -42,6 +42,35 @@ static s32 claim_cpu_running(struct task_struct *p, u32 run) {
 }
 
 /*
+ * On a machine with two kinds of CPU: an idle CPU of @p's mask of the kind
+ * its class belongs on, claimed (its idle bit cleared, as
+ * scx_bpf_select_cpu_dfl() does, so two wake-ups never pick the same one);
+ * @prev first, its caches are warm. Background goes to the efficient CPUs,
+ * so the performance ones stay free for the user's work; the user classes
+ * go to the performance CPUs. -1 if none is idle, or the machine has one
+ * kind, or @cls is utility (the kernel's choice stands).
+ */
+static s32 claim_idle_of_kind(struct task_struct *p, s32 prev, u32 cls) {
+        bool efficient = cls == SCX_QOS_BG;
+        u32 nr = scx_bpf_nr_cpu_ids();
+        u32 i;
+
+        if (!have_efficient || cls == SCX_QOS_UTIL || prev < 0)
+                return -1;
+        if (nr > MAX_CPUS)
+                nr = MAX_CPUS;
+        bpf_for(i, 0, nr) {
+                s32 cpu = ((u32) prev + i) % nr;
+
+                if (cpu_is_efficient(cpu) != efficient || !bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
+                        continue;
+                if (scx_bpf_test_and_clear_cpu_idle(cpu))
+                        return cpu;
+        }
+        return -1;
+}
+
+/*
  * @p goes to the front of claimed @cpu's local DSQ and preempts what runs
  * there. On the CPU that places it, SCX_ENQ_PREEMPT does that at once. On
  * another CPU the kernel moves it later (ops.enqueue cannot lock a second

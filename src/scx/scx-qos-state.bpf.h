@@ -34,6 +34,10 @@ const volatile u64 bg_guard_ns = MS(100);
 const volatile u64 util_guard_ns = MS(300);
 const volatile u64 error_after_ns;
 const volatile char stall_comm[TASK_COMM_LEN];
+/* The efficient CPUs (E-cores, LITTLE cores: qosd's cpu-kinds), a bitmap;
+ * have_efficient is false on a machine with one kind. */
+const volatile u64 efficient_cpus[MAX_CPUS / 64];
+const volatile bool have_efficient;
 
 static u64 vtime_now[NR_VTIME_DSQS];
 static u64 loaded_ns;
@@ -105,6 +109,17 @@ static bool is_stall_task(const struct task_struct *p) {
 
 static struct task_ctx *task_ctx(const struct task_struct *p) {
         return bpf_task_storage_get(&task_ctxs, (struct task_struct *) p, NULL, 0);
+}
+
+static bool cpu_is_efficient(s32 cpu) {
+        const volatile u64 *word;
+
+        if (cpu < 0 || cpu >= MAX_CPUS)
+                return false;
+        /* MEMBER_VPTR: the compiler drops a mask it can prove redundant,
+         * and the verifier then cannot bound the index. */
+        word = MEMBER_VPTR(efficient_cpus, [(u32) cpu / 64]);
+        return word && (*word & (1ULL << ((u32) cpu % 64)));
 }
 
 static u32 *run_slot(s32 cpu) {

@@ -31,6 +31,14 @@
  * written in ops.running and ops.stopping: the idea of scx_lavd's per-CPU
  * context, which it reads to pick a victim CPU to kick.
  *
+ * Two kinds of CPU (efficient_cpus, which the loader fills from qosd's
+ * cpu-kinds: E-cores, LITTLE cores): a background wake-up takes an idle
+ * efficient CPU first and a user-class one an idle performance CPU first
+ * (claim_idle_of_kind()), and background's guard falls to an efficient
+ * CPU; so background stays off the performance CPUs while they have user
+ * work, and uses them when nothing else wants them. (qosd's cpus knob may
+ * also confine background to the efficient CPUs: then its mask does.)
+ *
  * Slices: 0.5 ms and 1 ms for the two user classes (qosd's own values, so a
  * spinning user-interactive thread hands the CPU back every 0.5 ms to
  * whatever queued behind it), 3 ms for utility (EEVDF's base slice scaled
@@ -80,6 +88,18 @@ s32 BPF_STRUCT_OPS(qos_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake
 
         if (is_stall_task(p))
                 return prev_cpu;
+        cls = task_class(p);
+        cpu = claim_idle_of_kind(p, prev_cpu, cls);
+        if (cpu >= 0) {
+                cls = place(p);
+                if (cls <= SCX_QOS_UIN) {
+                        stat_inc(SCX_QOS_STAT_UI_PERFORMANCE);
+                        count_wakeup(p, SCX_QOS_STAT_IDLE_UI, SCX_QOS_STAT_LATE_IDLE_UI);
+                } else
+                        stat_inc(SCX_QOS_STAT_BG_EFFICIENT);
+                scx_bpf_dispatch(p, SCX_DSQ_LOCAL, slice_of(cls), 0);
+                return cpu;
+        }
         cpu = scx_bpf_select_cpu_dfl(p, prev_cpu, wake_flags, &is_idle);
         if (is_idle) {
                 cls = place(p);
@@ -183,7 +203,11 @@ void BPF_STRUCT_OPS(qos_dispatch, s32 cpu, struct task_struct *prev) {
 
         check_error_hook();
 
-        if (guard_consume(DSQ_BG, &last_bg_ns, bg_guard_ns, now)) {
+        /* Background's guard falls to an efficient CPU first: a
+         * performance CPU takes it only after twice the period, when no
+         * efficient one could (a background task kept off them). */
+        if (guard_consume(DSQ_BG, &last_bg_ns,
+                          have_efficient && !cpu_is_efficient(cpu) ? 2 * bg_guard_ns : bg_guard_ns, now)) {
                 bool *pending = MEMBER_VPTR(guard_pending, [cpu & (MAX_CPUS - 1)]);
                 if (pending)
                         *pending = true;

@@ -23,6 +23,7 @@
 #include <bpf/libbpf.h>
 #include <scx/common.h>
 
+#include "core/cpu-kinds.h"
 #include "scx-qos-stats.h"
 #include "scx_qos.bpf.skel.h"
 
@@ -44,6 +45,7 @@ typedef struct Options {
         unsigned util_guard_ms;
         unsigned error_after_ms;
         const char *stall_comm;
+        const char *efficient_cpus;     /* NULL: from /sys */
         bool verbose;
 } Options;
 
@@ -73,6 +75,8 @@ static void help(void) {
                "  --timeout-ms MS            sched_ext watchdog timeout (default 5000)\n"
                "  --bg-guard-ms MS           run background after MS without (default 100, 0: never)\n"
                "  --util-guard-ms MS         run utility after MS without (default 300, 0: never)\n"
+               "  --efficient-cpus LIST      the efficient CPUs, e.g. 8-15 (default: what the kernel\n"
+               "                             says; none: treat all CPUs alike)\n"
                "  --test-stall COMM          never run tasks named COMM (tests the watchdog)\n"
                "  --test-error-after-ms MS   fail with an error after MS (tests the fallback)\n"
                "  -v, --verbose              print libbpf's debug messages\n"
@@ -94,7 +98,7 @@ static int parse_uint(const char *s, unsigned max, unsigned *ret) {
 
 static int parse_options(int argc, char **argv, Options *o) {
         enum { OPT_STATS = 256, OPT_TIMEOUT, OPT_BG_GUARD, OPT_UTIL_GUARD,
-               OPT_STALL, OPT_ERROR_AFTER };
+               OPT_STALL, OPT_ERROR_AFTER, OPT_EFFICIENT };
         static const struct option longopts[] = {
                 { "stats", required_argument, NULL, OPT_STATS },
                 { "timeout-ms", required_argument, NULL, OPT_TIMEOUT },
@@ -102,6 +106,7 @@ static int parse_options(int argc, char **argv, Options *o) {
                 { "util-guard-ms", required_argument, NULL, OPT_UTIL_GUARD },
                 { "test-stall", required_argument, NULL, OPT_STALL },
                 { "test-error-after-ms", required_argument, NULL, OPT_ERROR_AFTER },
+                { "efficient-cpus", required_argument, NULL, OPT_EFFICIENT },
                 { "verbose", no_argument, NULL, 'v' },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
@@ -136,6 +141,9 @@ static int parse_options(int argc, char **argv, Options *o) {
                         if (!r && o->error_after_ms == 0)
                                 r = -EINVAL;
                         break;
+                case OPT_EFFICIENT:
+                        o->efficient_cpus = optarg;
+                        break;
                 case 'v':
                         o->verbose = true;
                         break;
@@ -158,6 +166,38 @@ static int parse_options(int argc, char **argv, Options *o) {
                 fprintf(stderr, "scx_qos: unexpected argument: %s\n", argv[optind]);
                 return -EINVAL;
         }
+        return 0;
+}
+
+/* Which CPUs are efficient: the kernel's word (qosd's cpu-kinds, which
+ * qosd also passes with --efficient-cpus, its settings included), or the
+ * option's. Printed, so the log says what placement is based on. -ENODEV
+ * if the CPUs cannot be read, -EINVAL for a list that names none of them
+ * or all. */
+static int efficient_cpus(const Options *o, CpuMask *ret) {
+        CpuKinds k;
+        char buf[256];
+        int r;
+
+        r = cpu_kinds_read("/sys", &k);
+        if (r < 0)
+                return -ENODEV;
+        if (o->efficient_cpus && strcmp(o->efficient_cpus, "none") == 0)
+                k.efficient = (CpuMask) {};
+        else if (o->efficient_cpus) {
+                const char *bad;
+                r = cpu_kinds_override(&k, o->efficient_cpus, NULL, &bad);
+                if (r < 0)
+                        return r;
+        }
+        if (!cpu_kinds_hybrid(&k))
+                k.efficient = (CpuMask) {};
+        *ret = k.efficient;
+        if (cpu_mask_is_empty(ret))
+                printf("scx_qos: cpus: all alike\n");
+        else
+                printf("scx_qos: cpus: %s (%s)\n", cpu_kinds_describe(&k, buf, sizeof buf),
+                       o->efficient_cpus ? "--efficient-cpus" : k.why);
         return 0;
 }
 
@@ -224,12 +264,15 @@ static void sleep_ms(unsigned ms) {
         nanosleep(&ts, NULL); /* a signal cuts it short, which is what we want */
 }
 
-static struct scx_qos *open_skel(const Options *o) {
+static struct scx_qos *open_skel(const Options *o, const CpuMask *efficient) {
         struct scx_qos *skel = scx_qos__open();
         char seq[32];
 
         if (!skel)
                 return NULL;
+        _Static_assert(sizeof skel->rodata->efficient_cpus >= sizeof efficient->w, "CPU bitmap too small");
+        memcpy((void *) skel->rodata->efficient_cpus, efficient->w, sizeof efficient->w);
+        skel->rodata->have_efficient = !cpu_mask_is_empty(efficient);
         /* A CPU coming or going between here and attach makes the kernel
          * refuse the load instead of running on stale topology. */
         if (read_sysfs("hotplug_seq", seq, sizeof(seq)) == 0)
@@ -261,6 +304,7 @@ static int run(const Options *o, bool *restart) {
         struct user_exit_info *uei;
         struct bpf_link *link;
         struct scx_qos *skel;
+        CpuMask efficient;
         const char *why;
         char buf[256];
         unsigned waited = 0;
@@ -270,7 +314,13 @@ static int run(const Options *o, bool *restart) {
         why = cannot_load_reason(buf, sizeof(buf));
         if (why)
                 return cannot_load("%s", why);
-        skel = open_skel(o);
+        r = efficient_cpus(o, &efficient);
+        if (r == -ENODEV)
+                return cannot_load("cannot read the CPUs from /sys/devices/system/cpu");
+        if (r < 0)
+                return cannot_load("--efficient-cpus %s: not a list of this machine's CPUs, or all of them",
+                                   o->efficient_cpus);
+        skel = open_skel(o, &efficient);
         if (!skel)
                 return cannot_load("cannot open the BPF object: %s", strerror(errno));
         r = scx_qos__load(skel);

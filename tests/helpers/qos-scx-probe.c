@@ -8,10 +8,14 @@
  *       spins for SECONDS of wall time in small units of work, then prints
  *       "units U max_gap_ms G": the work done, and the longest wall time
  *       between two finished units (the longest stall).
- *   qos-scx-probe CLASS wake PERIOD_US COUNT [--cpu N]
+ *   qos-scx-probe CLASS wake PERIOD_US COUNT [--cpu N | --start-cpu N]
  *       sleeps to an absolute release COUNT times, PERIOD_US apart, and on
  *       each wake-up notes the CPU it woke on and how late it woke; prints
  *       "wakes N cpu0 A cpu1 B ... p50_us X p99_us Y max_us Z".
+ *
+ * --start-cpu N starts on CPU N and may then run anywhere: the scheduler
+ * would keep its first wake-up there, on the CPU it last ran on, if it had
+ * no reason to move it.
  *
  * CLASS is a qos_class_from_string() name. Exits 2 on a usage error, 1
  * when the class or the CPU cannot be set.
@@ -34,14 +38,17 @@
 
 static int usage(void) {
         fprintf(stderr, "usage: qos-scx-probe CLASS hog SECONDS [--cpu N] [--comm NAME]\n"
-                        "       qos-scx-probe CLASS wake PERIOD_US COUNT [--cpu N]\n");
+                        "       qos-scx-probe CLASS wake PERIOD_US COUNT [--cpu N | --start-cpu N]\n");
         return 2;
 }
 
+/* To CPU cpu, or (-1) to every CPU. */
 static int pin_to(int cpu) {
         cpu_set_t set;
         CPU_ZERO(&set);
-        CPU_SET(cpu, &set);
+        for (int c = 0; c < CPU_SETSIZE; c++)
+                if (cpu < 0 || c == cpu)
+                        CPU_SET(c, &set);
         if (sched_setaffinity(0, sizeof set, &set) < 0) {
                 fprintf(stderr, "qos-scx-probe: cpu %d: %s\n", cpu, strerror(errno));
                 return -1;
@@ -121,13 +128,15 @@ int main(int argc, char **argv) {
         if (qos_class_from_string(argv[1], &class) < 0)
                 return usage();
 
-        int cpu = -1, args = strcmp(argv[2], "wake") == 0 ? 5 : 4;
+        int cpu = -1, start_cpu = -1, args = strcmp(argv[2], "wake") == 0 ? 5 : 4;
         const char *comm = NULL;
         if (argc < args)
                 return usage();
         for (int i = args; i < argc; i++) {
                 if (strcmp(argv[i], "--cpu") == 0 && i + 1 < argc)
                         cpu = atoi(argv[++i]);
+                else if (strcmp(argv[i], "--start-cpu") == 0 && i + 1 < argc)
+                        start_cpu = atoi(argv[++i]);
                 else if (strcmp(argv[i], "--comm") == 0 && i + 1 < argc)
                         comm = argv[++i];
                 else
@@ -136,13 +145,17 @@ int main(int argc, char **argv) {
 
         if (comm)
                 (void) prctl(PR_SET_NAME, comm);
-        if (cpu >= 0 && pin_to(cpu) < 0)
+        if (cpu >= 0 && start_cpu >= 0)
+                return usage();
+        if ((cpu >= 0 && pin_to(cpu) < 0) || (start_cpu >= 0 && pin_to(start_cpu) < 0))
                 return 1;
         int r = qos_self_set_class(class, 0);
         if (r != 0) {
                 fprintf(stderr, "qos-scx-probe: set class %s: %s\n", argv[1], strerror(r < 0 ? -r : r));
                 return 1;
         }
+        if (start_cpu >= 0 && pin_to(-1) < 0)
+                return 1;
         setvbuf(stdout, NULL, _IOLBF, 0);
 
         if (strcmp(argv[2], "hog") == 0)

@@ -5,7 +5,9 @@
 # and unloads; tasks of every class run under it; a user-interactive
 # wake-up goes to an idle CPU when there is one, else preempts a
 # background task rather than a utility one, and a utility one only when
-# no CPU runs background; a background hog beside four
+# no CPU runs background; with two kinds of CPU, background wakes on an
+# efficient one and user-interactive on a performance one; a background
+# hog beside four
 # utility hogs keeps a share and has no long stall; and a SIGKILL of the
 # loader, an error exit and a stall caught by sched_ext's watchdog all
 # give the machine back to the fair class with every task still running.
@@ -36,13 +38,14 @@ state() { cat $state_file; }
 ops() { cat /sys/kernel/sched_ext/root/ops 2>/dev/null; }
 state_is() { [ "$(state)" = "$1" ]; }
 
+loaded_or_exited() { grep -q '^scx_qos: loaded' "$scx_log" || ! kill -0 "$scx_pid" 2>/dev/null; }
 # Start scx_qos with ARGS; returns once it says it is loaded.
 start_scx() { # args...
         scx_log=$work/scx.$((++scx_runs)).log
         "$loader" --stats 1 "$@" >"$scx_log" 2>&1 &
         scx_pid=$!
-        WAIT_TIMEOUT=120 wait_for grep -q '^scx_qos: loaded' "$scx_log" ||
-                fail "scx_qos did not load: $(tail -n 5 "$scx_log")"
+        WAIT_TIMEOUT=120 wait_for loaded_or_exited
+        grep -q '^scx_qos: loaded' "$scx_log" || fail "scx_qos did not load: $(tail -n 5 "$scx_log")"
         assert_eq "$(state) $(ops)" "enabled qos" "sched_ext state once loaded"
 }
 
@@ -175,6 +178,35 @@ awk -v x="$share" 'BEGIN { exit !(x >= 1.0) }' || fail "background kept ${share}
 awk -v g="$gap" 'BEGIN { exit !(g < 1000) }' || fail "background's longest stall ${gap} ms"
 [ "$guard" -gt 0 ] || fail "guard_bg is 0"
 ok "background beside 4 utility hogs kept ${share}% of its speed, longest stall ${gap} ms (guard_bg $guard)"
+
+# --- two kinds of CPU: with CPU 1 named efficient, a background wake-up
+# that last ran on CPU 0 wakes on CPU 1, a user-interactive one that last
+# ran on CPU 1 wakes on CPU 0. With all CPUs alike the scheduler keeps a
+# wake-up on its idle CPU: the same background probe, for comparison.
+start_scx --efficient-cpus none
+grep -q '^scx_qos: cpus: all alike' "$scx_log" || fail "no 'cpus: all alike' line: $(head -n 3 "$scx_log")"
+"$QOS_SCX_PROBE" background wake 5000 300 --start-cpu 0 >"$work/bg-alike" || fail "wake probe failed"
+stop_scx
+start_scx --efficient-cpus 1
+assert_contains "$(grep '^scx_qos: cpus:' "$scx_log")" "performance 0, efficient 1 (--efficient-cpus)" "the loader's cpus line"
+"$QOS_SCX_PROBE" background wake 5000 300 --start-cpu 0 >"$work/bg-split" || fail "wake probe failed"
+"$QOS_SCX_PROBE" user-interactive wake 5000 300 --start-cpu 1 >"$work/ui-split" || fail "wake probe failed"
+sleep 1.5
+on_efficient=$(field bg-split cpu1) on_performance=$(field ui-split cpu0)
+bg_efficient=$(counter bg_efficient) ui_performance=$(counter ui_performance)
+stop_scx
+[ "$on_efficient" -ge 240 ] || fail "background woke on the efficient CPU $on_efficient times of 300: $(cat "$work/bg-split")"
+[ "$on_performance" -ge 240 ] || fail "user-interactive woke on the performance CPU $on_performance times of 300: $(cat "$work/ui-split")"
+[ "$bg_efficient" -ge 240 ] && [ "$ui_performance" -ge 240 ] ||
+        fail "counters: bg_efficient $bg_efficient, ui_performance $ui_performance"
+ok "CPU 1 efficient: background woke there $on_efficient times of 300, user-interactive on CPU 0 $on_performance (all alike: background stayed on CPU 0 $(field bg-alike cpu0) times)"
+
+rc=0
+out=$("$loader" --efficient-cpus 7-9 2>&1) || rc=$?
+assert_eq "$rc" 2 "exit status for an efficient list of no CPU here"
+assert_contains "$out" "cannot load: --efficient-cpus 7-9" "says which option"
+wait_for state_is disabled || fail "state after the refused load: $(state)"
+ok "an --efficient-cpus list naming no CPU of the machine is refused"
 
 # --- SIGKILL of the loader: back to the fair class, the hog runs on
 start_scx
