@@ -13,19 +13,23 @@
  * max_gap_at_s: when it ended, from the start; steady_max_gap_ms: the
  * longest stall that ended --steady-after seconds or later (0 by default:
  * the same as max_gap_ms). A load started beside the hog stalls it while
- * it starts up; the steady figure leaves that moment out.
+ * it starts up; the steady figure leaves that moment out. Then, after
+ * "check", "on_cpus C:N,...": the units done on each CPU (where each ended).
  *
  *   qos-bench-hog [--buffer-kib N] [--seconds S] [--steady-after S]
  *
  * Prints "ready" and waits for a line on stdin before starting.
  */
 #include <getopt.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
 #include "bench-util.h"
+
+#define HOG_MAX_CPUS 256
 
 static volatile sig_atomic_t stop;
 
@@ -73,6 +77,7 @@ int main(int argc, char **argv) {
         sigaction(SIGINT, &sa, NULL);
         wait_for_go();
 
+        static uint64_t on_cpu[HOG_MAX_CPUS];
         uint64_t start = now_ns(), last = start, max_gap = 0, max_gap_at = start, units = 0, x = 1;
         uint64_t steady_from = start + (uint64_t) (steady_after * (double) NSEC_PER_SEC), steady_max_gap = 0;
         uint64_t end = seconds > 0 ? start + (uint64_t) (seconds * (double) NSEC_PER_SEC) : UINT64_MAX;
@@ -82,6 +87,9 @@ int main(int argc, char **argv) {
                         buf[i] = x;
                 }
                 uint64_t t = now_ns();
+                int cpu = sched_getcpu();
+                if (cpu >= 0 && cpu < HOG_MAX_CPUS)
+                        on_cpu[cpu]++;
                 units++;
                 if (t - last > max_gap) {
                         max_gap = t - last;
@@ -97,10 +105,17 @@ int main(int argc, char **argv) {
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         printf("units %llu seconds %.3f switches %ld max_gap_ms %.1f max_gap_at_s %.3f steady_max_gap_ms %.1f "
-               "check %llu\n",
+               "check %llu",
                (unsigned long long) units, (double) (last - start) / (double) NSEC_PER_SEC, ru.ru_nivcsw,
                (double) max_gap / (double) NSEC_PER_MSEC, (double) (max_gap_at - start) / (double) NSEC_PER_SEC,
                (double) steady_max_gap / (double) NSEC_PER_MSEC, (unsigned long long) (x & 1));
+        const char *sep = " on_cpus ";
+        for (int cpu = 0; cpu < HOG_MAX_CPUS; cpu++)
+                if (on_cpu[cpu]) {
+                        printf("%s%d:%llu", sep, cpu, (unsigned long long) on_cpu[cpu]);
+                        sep = ",";
+                }
+        printf("\n");
         free(buf);
         return 0;
 }

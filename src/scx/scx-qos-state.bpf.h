@@ -45,6 +45,11 @@ static u64 last_bg_ns, last_util_ns;
 static u32 cpu_run[MAX_CPUS];
 static u64 cpu_started[MAX_CPUS]; /* when its current task started */
 static bool guard_pending[MAX_CPUS]; /* this CPU's next task is a guarded one */
+/* Two kinds of CPU: when each last started a user-class task, and when
+ * background last ran on a performance CPU (keep_bg_off()). */
+static u64 cpu_user_ns[MAX_CPUS];
+static u64 last_bg_perf_ns;
+#define USER_WORK_NS MS(100)
 
 UEI_DEFINE(uei);
 
@@ -120,6 +125,21 @@ static bool cpu_is_efficient(s32 cpu) {
          * and the verifier then cannot bound the index. */
         word = MEMBER_VPTR(efficient_cpus, [(u32) cpu / 64]);
         return word && (*word & (1ULL << ((u32) cpu % 64)));
+}
+
+/*
+ * Whether performance CPU @cpu leaves queued background alone: it ran the
+ * user's work within USER_WORK_NS, and background ran on a performance
+ * CPU within bg_guard_ns. The second bound is background's: a task the
+ * efficient CPUs cannot take (its mask, or they are all busy) still gets
+ * a performance CPU's slice every period.
+ */
+static bool keep_bg_off(s32 cpu, u64 now) {
+        u64 *user = MEMBER_VPTR(cpu_user_ns, [cpu & (MAX_CPUS - 1)]);
+
+        if (!have_efficient || cpu_is_efficient(cpu) || !user)
+                return false;
+        return ns_since(now, *user) < USER_WORK_NS && ns_since(now, last_bg_perf_ns) < bg_guard_ns;
 }
 
 static u32 *run_slot(s32 cpu) {

@@ -29,7 +29,7 @@
         X(DISPATCH_UIN, "dispatch_uin")   /* ... user-initiated */             \
         X(DISPATCH_UTIL, "dispatch_util") /* ... utility */                    \
         X(DISPATCH_BG, "dispatch_bg")     /* ... background */                 \
-        X(BG_EFFICIENT, "bg_efficient")   /* background wake-up put on an idle efficient CPU */ \
+        X(BG_EFFICIENT, "bg_efficient")   /* background task put on an idle efficient CPU */ \
         X(UI_PERFORMANCE, "ui_performance") /* UI/UIN wake-up put on an idle performance CPU */ \
         X(STALLED, "test_stalled")        /* tasks held back by --test-stall */
 

@@ -34,9 +34,13 @@
  * Two kinds of CPU (efficient_cpus, which the loader fills from qosd's
  * cpu-kinds: E-cores, LITTLE cores): a background wake-up takes an idle
  * efficient CPU first and a user-class one an idle performance CPU first
- * (claim_idle_of_kind()), and background's guard falls to an efficient
- * CPU; so background stays off the performance CPUs while they have user
- * work, and uses them when nothing else wants them. (qosd's cpus knob may
+ * (claim_idle_of_kind()); a background task queued again (its slice
+ * ended, it was preempted) goes to an idle efficient CPU or waits, and
+ * wakes no performance CPU; a performance CPU that ran user work in the
+ * last 100 ms takes queued background at most once per bg_guard_ns
+ * (keep_bg_off()); background's guard falls to an efficient CPU.
+ * So background stays off the performance CPUs while they have user work,
+ * and uses them when nothing else wants them. (qosd's cpus knob may
  * also confine background to the efficient CPUs: then its mask does.)
  *
  * Slices: 0.5 ms and 1 ms for the two user classes (qosd's own values, so a
@@ -168,6 +172,25 @@ void BPF_STRUCT_OPS(qos_enqueue, struct task_struct *p, u64 enq_flags) {
                         }
                 }
         }
+        /*
+         * Background on a hybrid machine: to an idle efficient CPU if there
+         * is one, also when it comes back at its slice's end; else it
+         * waits, and no performance CPU is woken for it (one takes it when
+         * it has nothing of its own). Kicking any idle CPU instead moved
+         * the background hogs onto the performance CPUs a slice at a time.
+         */
+        if (cls == SCX_QOS_BG && have_efficient) {
+                cpu = claim_idle_of_kind(p, scx_bpf_task_cpu(p), cls);
+                if (cpu >= 0) {
+                        stat_inc(SCX_QOS_STAT_BG_EFFICIENT);
+                        scx_bpf_dispatch(p, SCX_DSQ_LOCAL_ON | cpu, slice_of(cls), enq_flags);
+                        scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+                        return;
+                }
+                queue_vtime(p, cls, enq_flags);
+                return;
+        }
+
         queue_vtime(p, cls, enq_flags);
 
         if (cls <= SCX_QOS_UIN && wakeup) {
@@ -193,7 +216,12 @@ static bool guard_consume(u32 dsq, u64 *last, u64 guard_ns, u64 now) {
         /* One CPU per period takes the guard. */
         if (__sync_val_compare_and_swap(last, seen, now) != seen)
                 return false;
-        return scx_bpf_consume(dsq);
+        if (scx_bpf_consume(dsq))
+                return true;
+        /* Nothing there this CPU may run (the tasks' masks): the period
+         * is not used up, another CPU may take it. */
+        __sync_val_compare_and_swap(last, now, seen);
+        return false;
 }
 
 void BPF_STRUCT_OPS(qos_dispatch, s32 cpu, struct task_struct *prev) {
@@ -232,7 +260,7 @@ void BPF_STRUCT_OPS(qos_dispatch, s32 cpu, struct task_struct *prev) {
                 return;
         if (prev_cls >= SCX_QOS_UTIL && scx_bpf_consume(DSQ_UTIL))
                 return;
-        if (prev_cls >= SCX_QOS_BG && scx_bpf_consume(DSQ_BG))
+        if (prev_cls >= SCX_QOS_BG && !keep_bg_off(cpu, now) && scx_bpf_consume(DSQ_BG))
                 return;
 
         /* Nothing above it queued: @prev keeps the CPU for another slice. */
@@ -280,6 +308,13 @@ void BPF_STRUCT_OPS(qos_running, struct task_struct *p) {
                 last_bg_ns = now;
         else if (cls == SCX_QOS_UTIL)
                 last_util_ns = now;
+        if (have_efficient && !cpu_is_efficient(cpu)) {
+                u64 *user = MEMBER_VPTR(cpu_user_ns, [cpu & (MAX_CPUS - 1)]);
+                if (cls <= SCX_QOS_UIN && user)
+                        *user = now;
+                else if (cls == SCX_QOS_BG)
+                        last_bg_perf_ns = now;
+        }
 
         /* scx_simple: the queue's clock follows the tasks that run (racy,
          * and any error is small and temporary). */

@@ -201,6 +201,19 @@ stop_scx
         fail "counters: bg_efficient $bg_efficient, ui_performance $ui_performance"
 ok "CPU 1 efficient: background woke there $on_efficient times of 300, user-interactive on CPU 0 $on_performance (all alike: background stayed on CPU 0 $(field bg-alike cpu0) times)"
 
+# Background that only a performance CPU may run, beside the user's work
+# there, is not starved by the split: the guard still gives it slices.
+start_scx --efficient-cpus 1
+probe pinned-bg background hog 6 --cpu 0
+probe pinned-ui user-interactive hog 6 --cpu 0
+wait_probes
+sleep 1.5
+pinned_units=$(field pinned-bg units) pinned_gap=$(field pinned-bg max_gap_ms)
+stop_scx
+[ "${pinned_units:-0}" -gt 0 ] || fail "background pinned to the performance CPU did no work: $(cat "$work/pinned-bg")"
+awk -v g="$pinned_gap" 'BEGIN { exit !(g < 1000) }' || fail "its longest stall: ${pinned_gap} ms"
+ok "background pinned to the performance CPU beside a user-interactive hog: $pinned_units units, longest stall ${pinned_gap} ms"
+
 rc=0
 out=$("$loader" --efficient-cpus 7-9 2>&1) || rc=$?
 assert_eq "$rc" 2 "exit status for an efficient list of no CPU here"
