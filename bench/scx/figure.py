@@ -13,6 +13,8 @@ Usage: figure.py RESULTS.txt...   (several runs: their rounds pooled)
 import statistics
 import sys
 
+from results import result_lines
+
 
 def ms_table(cells, rounds, title, frame_key, audio_key):
     print()
@@ -33,17 +35,13 @@ def ms_table(cells, rounds, title, frame_key, audio_key):
 
 def main():
     cells, counters = {}, []
-    for run, path in enumerate(sys.argv[1:], 1):
-        with open(path, errors="replace") as f:
-            for line in f:
-                w = line.split()
-                # A round is named by its run too, so that several runs pool.
-                if w and w[0] == "QOS-FIGURE" and len(w) >= 4:
-                    r, sched, load = f"{run}.{w[1]}", w[2], w[3]
-                    kv = dict(zip(w[4::2], (float(x) for x in w[5::2])))
-                    cells[(r, sched, load)] = kv
-                elif w and w[0] == "QOS-FIGURE-SCX":
-                    counters.append(f"{run}." + " ".join(w[1:]))
+    for run, w in result_lines(sys.argv[1:]):
+        if w and w[0] == "QOS-FIGURE" and len(w) >= 4:
+            r, sched, load = f"{run}.{w[1]}", w[2], w[3]
+            kv = dict(zip(w[4::2], (float(x) for x in w[5::2])))
+            cells[(r, sched, load)] = kv
+        elif w and w[0] == "QOS-FIGURE-SCX":
+            counters.append(f"{run}." + " ".join(w[1:]))
     if not cells:
         print("no figure lines (see the console log)")
         return 1

@@ -21,14 +21,8 @@
 # from the matrix: BENCH=build/bench)
 set -u
 rounds=${1:-3} secs=${2:-10}
-. /qos-matrix/paths
-bench=$build/bench
-qosctl=$build/src/cli/qosctl
-loader=$source/build-kernels/ext/current/scx/scx_qos
+. "$(dirname "$0")/guest-lib.sh"
 work=$(mktemp -d /tmp/qos-scx-figure.XXXXXX)
-
-p99() { # [COLUMN]
-        awk -v c="${1:-1}" '{ print $c }' | sort -n | awk '{ v[NR] = $1 } END { i = int(NR * 0.99); if (i < 1) i = 1; print v[i] + 0 }'; }
 
 cell() { # sched load
         local load=$2 hogs=() class i
@@ -73,24 +67,11 @@ cell() { # sched load
 for r in $(seq "$rounds"); do
         for sched in eevdf scx; do
                 for load in idle bg4 util4; do
-                        scx_pid=
-                        if [ "$sched" = scx ]; then
-                                "$loader" --stats 0 >"$work/scx.log" 2>&1 &
-                                scx_pid=$!
-                                for _ in $(seq 600); do
-                                        grep -q '^scx_qos: loaded' "$work/scx.log" && break
-                                        sleep 0.1
-                                done
-                        fi
+                        [ "$sched" = scx ] && scx_start
                         line=$(cell "$sched" "$load")
                         echo "QOS-FIGURE $r $sched $load $line" >&3
                         echo "round $r $sched $load: $line"
-                        if [ -n "$scx_pid" ]; then
-                                kill -TERM "$scx_pid"
-                                wait "$scx_pid"
-                                echo "QOS-FIGURE-SCX $r $load $(grep '^scx_qos: stats' "$work/scx.log" | tail -n 1 | cut -d' ' -f3-)" >&3
-                                cat "$work/scx.log"
-                        fi
+                        scx_stop "QOS-FIGURE-SCX $r $load"
                 done
         done
 done

@@ -17,13 +17,8 @@
 # Usage: guest-kinds.sh ROUNDS SECONDS
 set -u
 rounds=${1:-3} secs=${2:-10}
-. /qos-matrix/paths
-bench=$build/bench
-qosctl=$build/src/cli/qosctl
-loader=$source/build-kernels/ext/current/scx/scx_qos
+. "$(dirname "$0")/guest-lib.sh"
 work=$(mktemp -d /tmp/qos-scx-kinds.XXXXXX)
-
-p99() { sort -n | awk '{ v[NR] = $1 } END { i = int(NR * 0.99); if (i < 1) i = 1; print v[i] + 0 }'; }
 
 frames() { # hogs?
         local i hogs=()
@@ -41,7 +36,7 @@ frames() { # hogs?
         done
         wait $(jobs -p)
         local p
-        p=$(cat "$work"/frame.* | awk '{ print $1 }' | p99)
+        p=$(cat "$work"/frame.* | p99)
         rm -f "$work"/frame.*
         if [ ${#hogs[@]} -eq 0 ]; then
                 echo "frame_p99_us $p"
@@ -64,32 +59,17 @@ frames() { # hogs?
         rm -f "$work"/hog.*
 }
 
-start_scx() { # --efficient-cpus list
-        "$loader" --stats 0 "$@" >"$work/scx.log" 2>&1 &
-        scx_pid=$!
-        for _ in $(seq 600); do
-                grep -q '^scx_qos: loaded' "$work/scx.log" && return
-                sleep 0.1
-        done
-}
-
 for r in $(seq "$rounds"); do
         echo "QOS-KINDS $r floor $(frames alone)" >&3
         for variant in eevdf alike kinds; do
-                scx_pid=
                 case $variant in
-                alike) start_scx --efficient-cpus none ;;
-                kinds) start_scx --efficient-cpus 2-3 ;;
+                alike) scx_start --efficient-cpus none ;;
+                kinds) scx_start --efficient-cpus 2-3 ;;
                 esac
                 line=$(frames hogs)
                 echo "QOS-KINDS $r $variant $line" >&3
                 echo "round $r $variant: $line"
-                if [ -n "$scx_pid" ]; then
-                        kill -TERM "$scx_pid"
-                        wait "$scx_pid"
-                        echo "QOS-KINDS-SCX $r $variant $(grep '^scx_qos: stats' "$work/scx.log" | tail -n 1 | cut -d' ' -f3-)" >&3
-                        cat "$work/scx.log"
-                fi
+                scx_stop "QOS-KINDS-SCX $r $variant"
         done
 done
 rm -rf "$work"

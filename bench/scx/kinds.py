@@ -10,21 +10,20 @@ Usage: kinds.py RESULTS.txt...   (several runs: their rounds pooled)
 import statistics
 import sys
 
+from results import result_lines
+
 VARIANTS = [("eevdf", "EEVDF + qosd's classes"), ("alike", "scx_qos, all CPUs alike"),
             ("kinds", "scx_qos, CPUs 2-3 efficient")]
 
 
 def main():
     cells, counters = {}, []
-    for run, path in enumerate(sys.argv[1:], 1):
-        with open(path, errors="replace") as f:
-            for line in f:
-                w = line.split()
-                if len(w) >= 3 and w[0] == "QOS-KINDS":
-                    cells[(f"{run}.{w[1]}", w[2])] = dict(zip(w[3::2], (float(x) for x in w[4::2])))
-                elif w and w[0] == "QOS-KINDS-SCX":
-                    kv = dict(x.split("=", 1) for x in w[3:] if "=" in x)
-                    counters.append((f"{run}.{w[1]}", w[2], kv))
+    for run, w in result_lines(sys.argv[1:]):
+        if len(w) >= 3 and w[0] == "QOS-KINDS":
+            cells[(f"{run}.{w[1]}", w[2])] = dict(zip(w[3::2], (float(x) for x in w[4::2])))
+        elif w and w[0] == "QOS-KINDS-SCX":
+            kv = dict(x.split("=", 1) for x in w[3:] if "=" in x)
+            counters.append((f"{run}.{w[1]}", w[2], kv))
     rounds = sorted({k[0] for k in cells})
     if not rounds:
         print("no QOS-KINDS lines (see the console log)")
