@@ -19,7 +19,9 @@ typedef struct CpuMask {
 int cpu_mask_parse(const char *list, CpuMask *ret);
 
 /* The shortest list ("0-3,8"), or "none"; cut short with "..." if size
- * is too small. */
+ * is too small. CPU_MASK_LIST_MAX holds any mask whole (the longest,
+ * "0-1,3-4,...", is under 700 characters). */
+#define CPU_MASK_LIST_MAX 1024
 const char *cpu_mask_format(const CpuMask *m, char *buf, size_t size);
 
 void cpu_mask_set(CpuMask *m, unsigned cpu);

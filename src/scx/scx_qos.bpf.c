@@ -92,8 +92,7 @@ s32 BPF_STRUCT_OPS(qos_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake
 
         if (is_stall_task(p))
                 return prev_cpu;
-        cls = task_class(p);
-        cpu = claim_idle_of_kind(p, prev_cpu, cls);
+        cpu = have_efficient ? claim_idle_of_kind(p, prev_cpu, task_class(p)) : -1;
         if (cpu >= 0) {
                 cls = place(p);
                 if (cls <= SCX_QOS_UIN) {

@@ -241,7 +241,7 @@ static int start(BpfScheduler *b) {
         }
         /* The scheduler places by the same kinds of CPU as qosd. */
         const KernelCaps *caps = kernel_caps();
-        char cpus[1100] = "none"; /* any list of CPU_MASK_MAX CPUs */
+        char cpus[CPU_MASK_LIST_MAX] = "none";
         if (caps->cpu_kinds_known && cpu_kinds_hybrid(&caps->cpu_kinds))
                 cpu_mask_format(&caps->cpu_kinds.efficient, cpus, sizeof cpus);
         const char *const args[] = { "--efficient-cpus", cpus, NULL };
